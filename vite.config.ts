@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+const apiPort = Number(process.env.PORT ?? 8080);
+
+export default defineConfig({
+  root: '.',
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  // `npm run dev`: Vite serves the client and forwards the API to the game server.
+  server: { proxy: { '/api': `http://127.0.0.1:${apiPort}` } },
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
