@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'PLAY_ID_REUSED',
   'NOT_FOUND',
   'RATE_LIMITED',
+  /** An unexpected server fault (HTTP 500); nothing was changed. */
+  'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
