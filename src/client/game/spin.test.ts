@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { boundaryCount, planSpin, SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor, spinTarget } from './spin.ts';
+
+/** Distance in degrees from the cursor to the nearest edge of the segment under it. */
+function marginToEdge(rotation: number): number {
+  const within = (((rotation + SEGMENT_DEG / 2) % SEGMENT_DEG) + SEGMENT_DEG) % SEGMENT_DEG;
+  return Math.min(within, SEGMENT_DEG - within);
+}
+
+describe('segmentUnderCursor', () => {
+  it('reads segment i at rotation −i × 60°', () => {
+    for (let i = 0; i < 6; i++) expect(segmentUnderCursor(-i * SEGMENT_DEG)).toBe(i);
+    expect(segmentUnderCursor(60)).toBe(5);
+    expect(segmentUnderCursor(720 - 120)).toBe(2);
+  });
+});
+
+describe('spinTarget', () => {
+  it('lands well inside the server segment from any starting angle, always forward', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e5, max: 1e5, noNaN: true }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        (from, stop, turns, offset) => {
+          const to = spinTarget(from, stop, turns, offset);
+          expect(segmentUnderCursor(to)).toBe(stop);
+          expect(to - from).toBeGreaterThanOrEqual(360 * turns);
+          expect(to - from).toBeLessThan(360 * (turns + 1));
+          // the middle 60 % leaves 20 % of the segment free on each side
+          expect(marginToEdge(to)).toBeGreaterThanOrEqual(((1 - SAFE_FRACTION) / 2) * SEGMENT_DEG - 1e-6);
+        },
+      ),
+    );
+  });
+});
+
+describe('planSpin', () => {
+  it('gives wheels different turns and durations from different random draws', () => {
+    const a = planSpin(0, 1, () => 0.1, false);
+    const b = planSpin(0, 1, () => 0.9, false);
+    expect(a.turns).not.toBe(b.turns);
+    expect(a.durationS).not.toBe(b.durationS);
+    expect(segmentUnderCursor(a.to)).toBe(1);
+    expect(segmentUnderCursor(b.to)).toBe(1);
+  });
+
+  it('is short under reduced motion', () => {
+    const plan = planSpin(10, 3, () => 0.5, true);
+    expect(plan.durationS).toBeLessThan(1.5);
+    expect(segmentUnderCursor(plan.to)).toBe(3);
+  });
+});
+
+describe('boundaryCount', () => {
+  it('counts one boundary per 60° of travel', () => {
+    expect(boundaryCount(0)).toBe(0);
+    expect(boundaryCount(29)).toBe(0);
+    expect(boundaryCount(31)).toBe(1);
+    expect(boundaryCount(360 + 31) - boundaryCount(31)).toBe(6);
+  });
+});

@@ -1,0 +1,70 @@
+import type { AccountResponse, Launched, PlayResponse, PlaysPage, SessionResponse } from '../../rules/api.ts';
+import type { StakeCents } from '../../rules/stakes.ts';
+import { requestJson, type ApiResult, type HttpOptions } from './http.ts';
+
+/** The game server's API as plain typed functions; the token is the caller's to keep. */
+export interface GameApi {
+  openSession(launchToken?: string): Promise<ApiResult<SessionResponse>>;
+  account(token: string): Promise<ApiResult<AccountResponse>>;
+  /** « Jouer »: retried with the same playId while the network fails, so one debit at most. */
+  play(token: string, stakeCents: StakeCents, playId: string): Promise<ApiResult<PlayResponse>>;
+  /** What the player has seen; the answer's body is not needed. */
+  progress(token: string, playId: string, launched: Launched): Promise<ApiResult<unknown>>;
+  finish(token: string, playId: string): Promise<ApiResult<unknown>>;
+  plays(token: string, limit: number, before?: string): Promise<ApiResult<PlaysPage>>;
+}
+
+export interface GameApiOptions extends HttpOptions {
+  /** Pauses between attempts of « Jouer » after a network failure (ms); its length is the retry count. */
+  playRetryDelaysMs?: readonly number[];
+  /** Injected for tests; setTimeout otherwise. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const PLAY_RETRY_DELAYS_MS = [300, 1_000, 2_500] as const;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createGameApi(options: GameApiOptions = {}): GameApi {
+  const retryDelays = options.playRetryDelaysMs ?? PLAY_RETRY_DELAYS_MS;
+  const sleep = options.sleep ?? defaultSleep;
+  const enc = encodeURIComponent;
+  return {
+    openSession: (launchToken) =>
+      requestJson('POST', '/api/session', null, launchToken ? { launchToken } : {}, options),
+    account: (token) => requestJson('GET', '/api/account', token, undefined, options),
+    async play(token, stakeCents, playId) {
+      let result = await requestJson<PlayResponse>('POST', '/api/plays', token, { stakeCents, playId }, options);
+      // Only a missing answer is retried: the server may have debited, and the same
+      // playId makes it hand back that play instead of selling a second unit.
+      for (const delay of retryDelays) {
+        if (result.ok || result.kind !== 'network') break;
+        await sleep(delay);
+        result = await requestJson<PlayResponse>('POST', '/api/plays', token, { stakeCents, playId }, options);
+      }
+      return result;
+    },
+    progress: (token, playId, launched) =>
+      requestJson('POST', `/api/plays/${enc(playId)}/progress`, token, { launched }, options),
+    finish: (token, playId) => requestJson('POST', `/api/plays/${enc(playId)}/finish`, token, {}, options),
+    plays: (token, limit, before) =>
+      requestJson(
+        'GET',
+        `/api/plays?limit=${limit}${before ? `&before=${enc(before)}` : ''}`,
+        token,
+        undefined,
+        options,
+      ),
+  };
+}
+
+/** A fresh playId for one « Jouer » press (kept across its retries). */
+export function newPlayId(): string {
+  // randomUUID exists only in secure contexts; a LAN address over http is not one.
+  if (typeof crypto.randomUUID === 'function' && globalThis.isSecureContext !== false) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
