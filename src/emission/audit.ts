@@ -1,0 +1,176 @@
+import {
+  BLOCK_SIZE,
+  SEGMENTS_PER_WHEEL,
+  WHEELS_PER_UNIT,
+  blockLotTable,
+  blockPayoutCents,
+  type PairKey,
+} from '../rules/index.ts';
+import { bodySha256Hex, type Block } from './block.ts';
+import { BELL_CODE, PAIR_CODES, POINT_INDEX_MAX, POINTS_PER_INDEX, SYMBOL_CODES } from './codes.ts';
+import { POINT_SUMS, UNIT_BYTES, outcomeTables } from './record.ts';
+import { blockPairCounts } from './split.ts';
+
+export interface AuditProblem {
+  /** Position of the unit in the sale order, or -1 for the block as a whole. */
+  position: number;
+  message: string;
+}
+
+export interface AuditReport {
+  ok: boolean;
+  /** The first MAX_LISTED_PROBLEMS problems, unit problems in sale order, then block-level ones. */
+  problems: AuditProblem[];
+  /** Every problem found, listed or not. */
+  problemCount: number;
+  /** Units per lot (cents, what the cursors show), 0 for losing units. */
+  lotCounts: Map<number, number>;
+  /** Units per pair (what the cursors show); units showing no valid pair are not counted here. */
+  pairCounts: Map<PairKey, number>;
+  /** Sum of every unit's lot, cents. */
+  payoutCents: number;
+  /** True when the block holds BLOCK_SIZE units, so the Article 3 table and the 70 % payout were checked. */
+  fullBlock: boolean;
+  /** Face variety: segments off the cursor that show a bell, and that show 500 points. */
+  offCursorBells: number;
+  offCursorTopPoints: number;
+}
+
+export const MAX_LISTED_PROBLEMS = 100;
+
+const SYMBOL_COUNT = SYMBOL_CODES.length;
+
+/**
+ * Re-checks a block independently of how it was made: the checksum, every unit's shape
+ * and face rules, every unit's outcome evaluated through src/rules' tables against the
+ * pair the block declares, and for a full block the exact Article 3 lot table, the
+ * generator's pair split and the 70 % payout.
+ */
+export function auditBlock(block: Block): AuditReport {
+  const { stakeCents, count } = block.header;
+  const body = block.body;
+  const tables = outcomeTables(stakeCents);
+  const problems: AuditProblem[] = [];
+  let problemCount = 0;
+  const problem = (position: number, message: string) => {
+    problemCount++;
+    if (problems.length < MAX_LISTED_PROBLEMS) problems.push({ position, message });
+  };
+
+  if (body.length !== count * UNIT_BYTES)
+    problem(-1, `body holds ${body.length} bytes, ${count} units need ${count * UNIT_BYTES}`);
+  const actualSha = bodySha256Hex(block);
+  if (actualSha !== block.header.bodySha256Hex) {
+    problem(-1, `checksum mismatch: the body's SHA-256 is ${actualSha}, the header says ${block.header.bodySha256Hex}`);
+  }
+
+  const pairTally = new Int32Array(PAIR_CODES.length);
+  const strayLots = new Map<number, number>();
+  let payoutCents = 0;
+  let offCursorBells = 0;
+  let offCursorTopPoints = 0;
+  const units = Math.min(count, Math.floor(body.length / UNIT_BYTES));
+
+  for (let i = 0; i < units; i++) {
+    const offset = i * UNIT_BYTES;
+    const word = body[offset + 24]! | (body[offset + 25]! << 8);
+    let bells = 0;
+    let pointSum = 0;
+    let malformed = '';
+    for (let w = 0; w < WHEELS_PER_UNIT; w++) {
+      const base = offset + w * SEGMENTS_PER_WHEEL;
+      const stop = (word >> (3 * w)) & 7;
+      if (stop >= SEGMENTS_PER_WHEEL) malformed ||= `wheel ${w + 1} has stop ${stop}`;
+      const firstSymbol = body[base]! >> 4;
+      let sameSymbols = true;
+      for (let s = 0; s < SEGMENTS_PER_WHEEL; s++) {
+        const byte = body[base + s]!;
+        const symbol = byte >> 4;
+        const index = byte & 15;
+        if (symbol >= SYMBOL_COUNT || index > POINT_INDEX_MAX) {
+          malformed ||= `wheel ${w + 1} segment ${s} has the malformed byte 0x${byte.toString(16).padStart(2, '0')}`;
+        }
+        if (symbol !== firstSymbol) sameSymbols = false;
+        if (s === stop) {
+          if (symbol === BELL_CODE) bells++;
+          pointSum += index;
+        } else {
+          if (symbol === BELL_CODE) offCursorBells++;
+          if (index === POINT_INDEX_MAX) offCursorTopPoints++;
+        }
+      }
+      if (sameSymbols) malformed ||= `wheel ${w + 1} shows six identical symbols`;
+    }
+    const declared = word >> 12;
+    if (declared >= PAIR_CODES.length) malformed ||= `declares the unknown pair code ${declared}`;
+    if (malformed) {
+      problem(i, malformed);
+      continue;
+    }
+    const outcome = bells * POINT_SUMS + pointSum;
+    const lot = tables.lotCents[outcome]!;
+    payoutCents += lot;
+    const shown = tables.pairCode[outcome]!;
+    if (shown < 0) {
+      strayLots.set(lot, (strayLots.get(lot) ?? 0) + 1);
+      problem(
+        i,
+        `cursors show ${bells} bell(s) and ${pointSum * POINTS_PER_INDEX} points: a lot of ${lot} cents that no block holds`,
+      );
+      continue;
+    }
+    pairTally[shown]!++;
+    if (shown !== declared) {
+      problem(
+        i,
+        `the block declares pair ${PAIR_CODES[declared]} but the cursors show ${PAIR_CODES[shown]} (${lot} cents)`,
+      );
+    }
+  }
+
+  const pairCounts = new Map<PairKey, number>();
+  const lotCounts = new Map<number, number>();
+  for (const row of blockLotTable(stakeCents)) lotCounts.set(row.lotCents, 0);
+  PAIR_CODES.forEach((key, code) => {
+    pairCounts.set(key, pairTally[code]!);
+    const lot = outcomeLotOfPair(code, stakeCents);
+    lotCounts.set(lot, (lotCounts.get(lot) ?? 0) + pairTally[code]!);
+  });
+  for (const [lot, n] of strayLots) lotCounts.set(lot, (lotCounts.get(lot) ?? 0) + n);
+
+  const fullBlock = count === BLOCK_SIZE;
+  if (fullBlock) {
+    for (const row of blockLotTable(stakeCents)) {
+      const found = lotCounts.get(row.lotCents) ?? 0;
+      if (found !== row.count) problem(-1, `lot of ${row.lotCents} cents: ${found} units, Article 3 says ${row.count}`);
+    }
+    const expectedPairs = blockPairCounts();
+    PAIR_CODES.forEach((key, code) => {
+      if (pairTally[code] !== expectedPairs[code]) {
+        problem(-1, `pair ${key}: ${pairTally[code]} units, the generator's split says ${expectedPairs[code]}`);
+      }
+    });
+    const expectedPayout = blockPayoutCents(stakeCents);
+    if (payoutCents !== expectedPayout || payoutCents * 10_000 !== 7_000 * count * stakeCents) {
+      problem(-1, `payout ${payoutCents} cents, Article 3 says ${expectedPayout} (70 % of sales)`);
+    }
+  }
+  return {
+    ok: problemCount === 0,
+    problems: problems.sort((a, b) => (a.position < 0 ? 1 : b.position < 0 ? -1 : a.position - b.position)),
+    problemCount,
+    lotCounts,
+    pairCounts,
+    payoutCents,
+    fullBlock,
+    offCursorBells,
+    offCursorTopPoints,
+  };
+}
+
+/** The lot (cents) that a pair gives at a stake, read from the outcome tables built from src/rules. */
+function outcomeLotOfPair(code: number, stake: Parameters<typeof outcomeTables>[0]): number {
+  const tables = outcomeTables(stake);
+  const index = tables.pairCode.indexOf(code);
+  return tables.lotCents[index]!;
+}

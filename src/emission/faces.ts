@@ -1,0 +1,93 @@
+import { SEGMENTS_PER_WHEEL, WHEELS_PER_UNIT, type PairKey, type StakeCents, type Unit } from '../rules/index.ts';
+import { BELL_CODE, PAIRS_BY_CODE, POINT_INDEX_MAX, POINTS_PER_INDEX, SYMBOL_CODES, pairCode } from './codes.ts';
+import { UNIT_BYTES, decodeUnit } from './record.ts';
+import { belowFromFloat, type RandomBelow } from './random.ts';
+
+/**
+ * The face generator: given a unit's pair, draws four wheels whose cursors show exactly
+ * that pair, with plausible, varied segments around them. Tables are built once from
+ * src/rules' pairs.
+ */
+
+const POINT_VALUES_COUNT = POINT_INDEX_MAX + 1;
+
+/** Per pair code: every 4-tuple of cursor point indices whose total lies in the pair's range, packed 4 bits each. */
+const CURSOR_POINTS: readonly Uint32Array[] = PAIRS_BY_CODE.map((pair) => {
+  const tuples: number[] = [];
+  for (let t = 0; t < POINT_VALUES_COUNT ** WHEELS_PER_UNIT; t++) {
+    let rest = t;
+    let packed = 0;
+    let sum = 0;
+    for (let w = 0; w < WHEELS_PER_UNIT; w++) {
+      const idx = rest % POINT_VALUES_COUNT;
+      rest = Math.floor(rest / POINT_VALUES_COUNT);
+      packed |= idx << (4 * w);
+      sum += idx * POINTS_PER_INDEX;
+    }
+    if (sum >= pair.minPoints && sum <= pair.maxPoints) tuples.push(packed);
+  }
+  if (tuples.length === 0) throw new Error(`no cursor points reach pair ${pair.key}`);
+  return Uint32Array.from(tuples);
+});
+
+/** Per pair code: every choice of wheels (bit w = wheel w) that shows a bell under its cursor. */
+const BELL_MASKS: readonly Uint8Array[] = PAIRS_BY_CODE.map((pair) => {
+  const masks: number[] = [];
+  for (let m = 0; m < 1 << WHEELS_PER_UNIT; m++) {
+    let bits = 0;
+    for (let w = 0; w < WHEELS_PER_UNIT; w++) bits += (m >> w) & 1;
+    if (bits === pair.bells) masks.push(m);
+  }
+  return Uint8Array.from(masks);
+});
+
+/** Every segment byte (symbol code << 4 | point index): off-cursor segments are drawn uniformly from these. */
+const ANY_SEGMENT: Uint8Array = (() => {
+  const all: number[] = [];
+  for (let s = 0; s < SYMBOL_CODES.length; s++) for (let p = 0; p <= POINT_INDEX_MAX; p++) all.push((s << 4) | p);
+  return Uint8Array.from(all);
+})();
+
+const NON_BELL_SYMBOLS = SYMBOL_CODES.length - 1;
+
+/**
+ * Writes the UNIT_BYTES record of a unit of the given pair code at `offset`.
+ * No allocation: the generator calls this a million times.
+ */
+export function writeFaces(out: Uint8Array, offset: number, code: number, below: RandomBelow): void {
+  const tuples = CURSOR_POINTS[code]!;
+  const masks = BELL_MASKS[code]!;
+  const points = tuples[below(tuples.length)]!;
+  const bellMask = masks[below(masks.length)]!;
+  let stops = 0;
+  for (let w = 0; w < WHEELS_PER_UNIT; w++) {
+    const base = offset + w * SEGMENTS_PER_WHEEL;
+    const stop = below(SEGMENTS_PER_WHEEL);
+    const symbol = (bellMask >> w) & 1 ? BELL_CODE : 1 + below(NON_BELL_SYMBOLS);
+    const cursor = (symbol << 4) | ((points >> (4 * w)) & 15);
+    // Redraw the rest of the wheel in the (rare) case that all six symbols came out the same.
+    let sameSymbols: boolean;
+    do {
+      sameSymbols = true;
+      for (let s = 0; s < SEGMENTS_PER_WHEEL; s++) {
+        const segment = s === stop ? cursor : ANY_SEGMENT[below(ANY_SEGMENT.length)]!;
+        out[base + s] = segment;
+        if (segment >> 4 !== symbol) sameSymbols = false;
+      }
+    } while (sameSymbols);
+    stops |= stop << (3 * w);
+  }
+  stops |= code << 12;
+  out[offset + 24] = stops & 0xff;
+  out[offset + 25] = stops >> 8;
+}
+
+/**
+ * A unit of the given pair with freshly drawn faces, from `random` (a `() => number`
+ * in [0, 1)). Server test fixtures use it; blocks use the same face generator.
+ */
+export function unitForPair(pair: PairKey, stakeCents: StakeCents, random: () => number): Unit {
+  const record = new Uint8Array(UNIT_BYTES);
+  writeFaces(record, 0, pairCode(pair), belowFromFloat(random));
+  return decodeUnit(record, 0, stakeCents);
+}

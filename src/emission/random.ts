@@ -1,0 +1,78 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+
+/** Seeds are 1–32 bytes, given as hex. A seedless block gets 32 fresh random bytes. */
+export const MAX_SEED_BYTES = 32;
+
+export function parseSeedHex(seedHex: string): Uint8Array {
+  if (typeof seedHex !== 'string' || !/^(?:[0-9a-fA-F]{2}){1,32}$/.test(seedHex)) {
+    throw new RangeError(`bad seed: expected 2 to 64 hex digits (an even number), got ${JSON.stringify(seedHex)}`);
+  }
+  return Uint8Array.from(Buffer.from(seedHex, 'hex'));
+}
+
+export function freshSeed(): Uint8Array {
+  return Uint8Array.from(randomBytes(MAX_SEED_BYTES));
+}
+
+/** Draws an integer in [0, n). */
+export type RandomBelow = (n: number) => number;
+
+const CHUNK_BYTES = 64 * 1024;
+const TWO_POW_32 = 0x1_0000_0000;
+
+/**
+ * A deterministic cryptographic random stream: the AES-256-CTR keystream under a key
+ * derived from the seed and a purpose label, so that the sale order and the faces
+ * use independent streams. Integers are drawn by rejection, so every value in
+ * [0, n) is exactly equally likely.
+ */
+export class KeystreamRandom {
+  private readonly cipher;
+  private readonly zeros = new Uint8Array(CHUNK_BYTES);
+  private buffer = new Uint8Array(0);
+  private pos = 0;
+
+  constructor(seed: Uint8Array, purpose: string) {
+    const key = createHash('sha256').update(`SPINCAKE block v1 ${purpose}\0`).update(seed).digest();
+    this.cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16));
+  }
+
+  private refill(): void {
+    this.buffer = this.cipher.update(this.zeros);
+    this.pos = 0;
+  }
+
+  /** One uniform integer in [0, n) for 1 ≤ n ≤ 256, from single bytes. */
+  belowSmall(n: number): number {
+    const limit = 256 - (256 % n);
+    for (;;) {
+      if (this.pos >= this.buffer.length) this.refill();
+      const b = this.buffer[this.pos++]!;
+      if (b < limit) return b % n;
+    }
+  }
+
+  /** One uniform integer in [0, n) for 1 ≤ n ≤ 2^32, from 32-bit words. */
+  belowLarge(n: number): number {
+    const limit = TWO_POW_32 - (TWO_POW_32 % n);
+    for (;;) {
+      if (this.pos + 4 > this.buffer.length) this.refill();
+      const buf = this.buffer;
+      const p = this.pos;
+      const x = (buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24)) >>> 0;
+      this.pos = p + 4;
+      if (x < limit) return x % n;
+    }
+  }
+
+  readonly below: RandomBelow = (n) => (n <= 256 ? this.belowSmall(n) : this.belowLarge(n));
+}
+
+/** Adapts a `() => number` in [0, 1) (e.g. Math.random or a test PRNG) to RandomBelow. */
+export function belowFromFloat(random: () => number): RandomBelow {
+  return (n) => {
+    const r = random();
+    if (!(r >= 0 && r < 1)) throw new RangeError(`random() must return a number in [0, 1), got ${r}`);
+    return Math.floor(r * n);
+  };
+}
