@@ -101,23 +101,23 @@ function macaron(g: GraphicsContext): void {
   // Bottom shell.
   g.moveTo(-40, 10)
     .lineTo(40, 10)
-    .bezierCurveTo(40, 32, -40, 32, -40, 10)
+    .bezierCurveTo(40, 38, -40, 38, -40, 10)
     .closePath()
     .fill(SHADES.pistachioDeep)
     .stroke(edge);
   // Cream filling.
   g.roundRect(-37, -3, 74, 15, 7).fill(PALETTE.frosting).stroke(edge);
   // Top shell, and its ruffled foot.
-  g.moveTo(-42, -4).bezierCurveTo(-42, -40, 42, -40, 42, -4).closePath().fill(PALETTE.pistachio).stroke(edge);
+  g.moveTo(-42, -4).bezierCurveTo(-42, -48, 42, -48, 42, -4).closePath().fill(PALETTE.pistachio).stroke(edge);
   g.roundRect(-42, -9, 84, 8, 4).fill(SHADES.pistachioDeep).stroke(edge);
   for (let x = -34; x <= 34; x += 8.5) g.circle(x, -5, 1.6).fill(SHADES.pistachioDark);
   // Shine.
-  g.moveTo(-28, -15)
-    .quadraticCurveTo(-24, -28, -6, -30)
-    .quadraticCurveTo(-20, -24, -22, -14)
+  g.moveTo(-30, -14)
+    .quadraticCurveTo(-26, -32, -6, -34)
+    .quadraticCurveTo(-22, -27, -24, -13)
     .closePath()
     .fill({ color: 0xffffff, alpha: 0.7 });
-  g.roundRect(-30, 19, 18, 4, 2).fill({ color: 0xffffff, alpha: 0.35 });
+  g.roundRect(-30, 20, 18, 4, 2).fill({ color: 0xffffff, alpha: 0.35 });
 }
 
 function donut(g: GraphicsContext): void {
@@ -184,32 +184,49 @@ function cherry(g: GraphicsContext): void {
   }
 }
 
+/** Points of an ellipse turned by `angle` radians (GraphicsContext ellipses are axis-aligned). */
+function turnedEllipse(x: number, y: number, rx: number, ry: number, angle: number): number[] {
+  const points: number[] = [];
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  for (let i = 0; i < 28; i++) {
+    const t = (i / 28) * Math.PI * 2;
+    const ex = Math.cos(t) * rx;
+    const ey = Math.sin(t) * ry;
+    points.push(x + ex * cos - ey * sin, y + ex * sin + ey * cos);
+  }
+  return points;
+}
+
 function croissant(g: GraphicsContext): void {
   const edge = outline(SHADES.croissantDark, OUTLINE);
-  // Lobes on an arch, from the horns inwards, so the middle lies on top.
-  const lobes = [
-    { deg: -176, r: 7 },
-    { deg: -157, r: 10.5 },
-    { deg: -130, r: 15 },
-  ];
+  // Rolled lobes on an arch whose horns curl down, drawn from the horns inwards so the
+  // fat middle lies on top. Each lobe is long across the arch, like the rolled dough.
   const cx = 0;
-  const cy = 24;
-  const R = 32;
-  const draw = (deg: number, r: number) => {
+  const cy = 18;
+  const R = 29;
+  const lobe = (deg: number, across: number, along: number) => {
     const a = (deg * Math.PI) / 180;
     const x = cx + Math.cos(a) * R;
     const y = cy + Math.sin(a) * R;
-    g.ellipse(x, y, r * 1.05, r * 1.3)
+    g.poly(turnedEllipse(x, y, across, along, a))
       .fill(SHADES.croissant)
       .stroke(edge);
-    g.ellipse(x - r * 0.2, y - r * 0.45, r * 0.55, r * 0.4).fill({ color: SHADES.croissantLight, alpha: 0.9 });
+    const hx = cx + Math.cos(a) * (R + across * 0.35);
+    const hy = cy + Math.sin(a) * (R + across * 0.35);
+    g.poly(turnedEllipse(hx, hy, across * 0.4, along * 0.45, a)).fill({ color: SHADES.croissantLight, alpha: 0.9 });
   };
-  for (const { deg, r } of lobes) {
-    draw(deg, r);
-    draw(-180 - deg, r);
+  for (const [deg, across, along] of [
+    [-207, 8, 4.5],
+    [-182, 9.5, 9],
+    [-153, 14, 12],
+    [-122, 17.5, 14],
+  ] as const) {
+    lobe(deg, across, along);
+    lobe(-180 - deg, across, along);
   }
-  draw(-90, 20);
-  g.ellipse(-6, -17, 7, 4).fill({ color: 0xffffff, alpha: 0.55 });
+  lobe(-90, 20, 16);
+  g.ellipse(-5, -27, 7, 3.5).fill({ color: 0xffffff, alpha: 0.6 });
 }
 
 const DRAWINGS: Record<SymbolName, (g: GraphicsContext) => void> = {
@@ -261,7 +278,7 @@ function pipingTip(g: GraphicsContext): void {
     .stroke(edge);
   g.moveTo(-8, -86).quadraticCurveTo(-12, -66, -6, -50).stroke(outline(0xe6c9a0, 3));
   g.moveTo(10, -84).quadraticCurveTo(14, -68, 8, -52).stroke(outline(0xe6c9a0, 3));
-  g.roundRect(-22, -100, 44, 12, 6).fill(PALETTE.strawberry).stroke(edge);
+  g.roundRect(-22, -98, 44, 11, 5.5).fill(PALETTE.strawberry).stroke(edge);
   // Raspberry coupler ring.
   g.roundRect(-16, -47, 32, 9, 4).fill(PALETTE.raspberry).stroke(edge);
   // Metal star tip, pointing at (0, 0).
