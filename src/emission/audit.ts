@@ -38,7 +38,14 @@ export interface AuditReport {
 
 export const MAX_LISTED_PROBLEMS = 100;
 
+// Module-local copies: imported bindings can compile to getters, too slow for the hot loop.
 const SYMBOL_COUNT = SYMBOL_CODES.length;
+const WHEELS = WHEELS_PER_UNIT;
+const SEGMENTS = SEGMENTS_PER_WHEEL;
+const BELL = BELL_CODE;
+const TOP_INDEX = POINT_INDEX_MAX;
+const SUMS = POINT_SUMS;
+const RECORD = UNIT_BYTES;
 
 /**
  * Re-checks a block independently of how it was made: the checksum, every unit's shape
@@ -72,31 +79,31 @@ export function auditBlock(block: Block): AuditReport {
   const units = Math.min(count, Math.floor(body.length / UNIT_BYTES));
 
   for (let i = 0; i < units; i++) {
-    const offset = i * UNIT_BYTES;
+    const offset = i * RECORD;
     const word = body[offset + 24]! | (body[offset + 25]! << 8);
     let bells = 0;
     let pointSum = 0;
     let malformed = '';
-    for (let w = 0; w < WHEELS_PER_UNIT; w++) {
-      const base = offset + w * SEGMENTS_PER_WHEEL;
+    for (let w = 0; w < WHEELS; w++) {
+      const base = offset + w * SEGMENTS;
       const stop = (word >> (3 * w)) & 7;
-      if (stop >= SEGMENTS_PER_WHEEL) malformed ||= `wheel ${w + 1} has stop ${stop}`;
+      if (stop >= SEGMENTS) malformed ||= `wheel ${w + 1} has stop ${stop}`;
       const firstSymbol = body[base]! >> 4;
       let sameSymbols = true;
-      for (let s = 0; s < SEGMENTS_PER_WHEEL; s++) {
+      for (let s = 0; s < SEGMENTS; s++) {
         const byte = body[base + s]!;
         const symbol = byte >> 4;
         const index = byte & 15;
-        if (symbol >= SYMBOL_COUNT || index > POINT_INDEX_MAX) {
+        if (symbol >= SYMBOL_COUNT || index > TOP_INDEX) {
           malformed ||= `wheel ${w + 1} segment ${s} has the malformed byte 0x${byte.toString(16).padStart(2, '0')}`;
         }
         if (symbol !== firstSymbol) sameSymbols = false;
         if (s === stop) {
-          if (symbol === BELL_CODE) bells++;
+          if (symbol === BELL) bells++;
           pointSum += index;
         } else {
-          if (symbol === BELL_CODE) offCursorBells++;
-          if (index === POINT_INDEX_MAX) offCursorTopPoints++;
+          if (symbol === BELL) offCursorBells++;
+          if (index === TOP_INDEX) offCursorTopPoints++;
         }
       }
       if (sameSymbols) malformed ||= `wheel ${w + 1} shows six identical symbols`;
@@ -107,7 +114,7 @@ export function auditBlock(block: Block): AuditReport {
       problem(i, malformed);
       continue;
     }
-    const outcome = bells * POINT_SUMS + pointSum;
+    const outcome = bells * SUMS + pointSum;
     const lot = tables.lotCents[outcome]!;
     payoutCents += lot;
     const shown = tables.pairCode[outcome]!;

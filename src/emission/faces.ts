@@ -9,6 +9,10 @@ import { belowFromFloat, type RandomBelow } from './random.ts';
  * src/rules' pairs.
  */
 
+// Module-local copies: imported bindings can compile to getters, too slow for the hot loop.
+const WHEELS = WHEELS_PER_UNIT;
+const SEGMENTS = SEGMENTS_PER_WHEEL;
+const BELL = BELL_CODE;
 const POINT_VALUES_COUNT = POINT_INDEX_MAX + 1;
 
 /** Per pair code: every 4-tuple of cursor point indices whose total lies in the pair's range, packed 4 bits each. */
@@ -60,16 +64,16 @@ export function writeFaces(out: Uint8Array, offset: number, code: number, below:
   const points = tuples[below(tuples.length)]!;
   const bellMask = masks[below(masks.length)]!;
   let stops = 0;
-  for (let w = 0; w < WHEELS_PER_UNIT; w++) {
-    const base = offset + w * SEGMENTS_PER_WHEEL;
-    const stop = below(SEGMENTS_PER_WHEEL);
-    const symbol = (bellMask >> w) & 1 ? BELL_CODE : 1 + below(NON_BELL_SYMBOLS);
+  for (let w = 0; w < WHEELS; w++) {
+    const base = offset + w * SEGMENTS;
+    const stop = below(SEGMENTS);
+    const symbol = (bellMask >> w) & 1 ? BELL : 1 + below(NON_BELL_SYMBOLS);
     const cursor = (symbol << 4) | ((points >> (4 * w)) & 15);
     // Redraw the rest of the wheel in the (rare) case that all six symbols came out the same.
     let sameSymbols: boolean;
     do {
       sameSymbols = true;
-      for (let s = 0; s < SEGMENTS_PER_WHEEL; s++) {
+      for (let s = 0; s < SEGMENTS; s++) {
         const segment = s === stop ? cursor : ANY_SEGMENT[below(ANY_SEGMENT.length)]!;
         out[base + s] = segment;
         if (segment >> 4 !== symbol) sameSymbols = false;

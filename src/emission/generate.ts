@@ -18,6 +18,9 @@ export interface GenerateOptions {
 }
 
 const PROGRESS_EVERY = 1 << 16;
+// Module-local copies: imported bindings can compile to getters, too slow for the hot loop.
+const FULL = BLOCK_SIZE;
+const RECORD = UNIT_BYTES;
 
 /**
  * Generates a block: the Article 3 lots of one block, put in a uniformly random sale
@@ -46,11 +49,11 @@ export function generateBlock(opts: GenerateOptions): Block {
   const faces = new KeystreamRandom(seed, 'faces');
   const body = new Uint8Array(count * UNIT_BYTES);
   for (let i = 0; i < count; i++) {
-    const j = i + order.belowLarge(BLOCK_SIZE - i);
+    const j = i + order.belowLarge(FULL - i);
     const code = lots[j]!;
     lots[j] = lots[i]!;
     lots[i] = code;
-    writeFaces(body, i * UNIT_BYTES, code, faces.below);
+    writeFaces(body, i * RECORD, code, faces.below);
     if (onProgress && ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === count)) onProgress(i + 1, count);
   }
   return assembleBlock(stakeCents, seed, body);

@@ -98,19 +98,26 @@ export function outcomeTables(stake: StakeCents): OutcomeTables {
  * Index into OutcomeTables of what the cursors show, or -1 if a stop or a cursor segment
  * is malformed. Integer arithmetic only.
  */
+const WHEELS = WHEELS_PER_UNIT;
+const SEGMENTS = SEGMENTS_PER_WHEEL;
+const BELL = BELL_CODE;
+const SYMBOL_COUNT = SYMBOL_CODES.length;
+const TOP_INDEX = POINT_INDEX_MAX;
+const SUMS_WIDTH = WHEELS_PER_UNIT * POINT_INDEX_MAX + 1;
+
 export function cursorOutcomeIndex(body: Uint8Array, offset: number): number {
   const word = recordWord(body, offset);
   let bells = 0;
   let sum = 0;
-  for (let w = 0; w < WHEELS_PER_UNIT; w++) {
+  for (let w = 0; w < WHEELS; w++) {
     const stop = (word >> (3 * w)) & 7;
-    if (stop >= SEGMENTS_PER_WHEEL) return -1;
-    const byte = body[offset + w * SEGMENTS_PER_WHEEL + stop]!;
+    if (stop >= SEGMENTS) return -1;
+    const byte = body[offset + w * SEGMENTS + stop]!;
     const symbol = byte >> 4;
     const index = byte & 15;
-    if (symbol >= SYMBOL_CODES.length || index > POINT_INDEX_MAX) return -1;
-    if (symbol === BELL_CODE) bells++;
+    if (symbol >= SYMBOL_COUNT || index > TOP_INDEX) return -1;
+    if (symbol === BELL) bells++;
     sum += index;
   }
-  return bells * POINT_SUMS + sum;
+  return bells * SUMS_WIDTH + sum;
 }
