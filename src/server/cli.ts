@@ -1,0 +1,80 @@
+import { BlockFileError } from '../emission/index.ts';
+import { BlockLibrary } from './blockLibrary.ts';
+import { BlockRefusedError, loadBlockFile } from './blockLoading.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { auditLedger } from './ledgerAudit.ts';
+import { SqliteStore } from './store/sqlite/sqliteStore.ts';
+import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
+
+const USAGE = `usage: tsx src/server/cli.ts <command>
+  load FILE…               verify (checksum + audit) and put block files on sale
+  audit-ledger             check the money: entries, plays, blocks, balances
+  launch-token PLAYER [S]  a portal launch token for PLAYER valid S seconds (needs PORTAL_SECRET)
+The data directory is DATA_DIR (default ./data).`;
+
+class UsageError extends Error {}
+
+async function run(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  const config = loadConfig();
+  switch (command) {
+    case 'load': {
+      if (rest.length === 0) throw new UsageError('load needs at least one block file');
+      const library = new BlockLibrary();
+      const store = SqliteStore.open(config.dataDir, library);
+      try {
+        for (const file of rest) {
+          const block = await loadBlockFile(store, config.dataDir, file);
+          console.log(
+            `loaded ${file}: ${block.stakeCents / 100} € × ${block.count} units, block ${block.id.slice(0, 16)}…, ${block.status}`,
+          );
+        }
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    case 'audit-ledger': {
+      const library = new BlockLibrary();
+      const store = SqliteStore.open(config.dataDir, library);
+      try {
+        const report = await store.readSnapshot(() => auditLedger(store, library));
+        for (const line of report.problems) console.log(`PROBLEM ${line}`);
+        console.log(
+          `${report.ok ? 'ledger OK' : 'ledger FAILED'}: ${report.plays} plays, ${report.blocks} blocks, ${report.players} players checked`,
+        );
+        return report.ok ? 0 : 1;
+      } finally {
+        await store.close();
+      }
+    }
+    case 'launch-token': {
+      const [player, seconds = '3600'] = rest;
+      if (!player || !PORTAL_PLAYER_ID.test(player))
+        throw new UsageError('launch-token needs a player id (A–Z a–z 0–9 _ -)');
+      if (!/^[0-9]{1,9}$/.test(seconds)) throw new UsageError('the lifetime must be a number of seconds');
+      if (!config.portalSecret) throw new UsageError('PORTAL_SECRET is not set');
+      const exp = Math.floor(Date.now() / 1000) + Number(seconds);
+      console.log(signLaunchToken({ playerId: player, exp }, config.portalSecret));
+      return 0;
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    if (error instanceof BlockFileError || error instanceof BlockRefusedError || error instanceof ConfigError) {
+      console.error(`error: ${error.message}`);
+      process.exit(1);
+    }
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

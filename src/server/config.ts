@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { isCents, type Cents } from '../rules/index.ts';
+
+/** Everything the server reads from its environment, validated once at start. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Where the built client lives (served at /). */
+  clientDir: string;
+  sales: { opensAt: Date | null; closesAt: Date | null; closedMessage: string };
+  /** Shared with the portal to sign launch tokens; null disables portal sessions. */
+  portalSecret: string | null;
+  /** Origins allowed to frame the game (CSP frame-ancestors) and to talk to it. */
+  portalOrigins: string[];
+  demoMode: boolean;
+  demoBalanceCents: Cents;
+  /** Enables the /api/test/* routes. Never in production. */
+  testMode: boolean;
+  /** Requests per minute and per session (or per address without a session). */
+  rateLimitPerMinute: number;
+  /** Lifetime of a session token. */
+  sessionTtlSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const DEFAULT_CLOSED_MESSAGE = 'Les ventes de SPINCAKE sont fermées pour le moment.';
+
+function read(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const trimmed = raw.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${raw}`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (['1', 'true', 'on', 'yes'].includes(lower)) return true;
+  if (['0', 'false', 'off', 'no'].includes(lower)) return false;
+  throw new ConfigError(`${name} must be 1/0, true/false, on/off or yes/no, got "${raw}"`);
+}
+
+function date(env: Env, name: string): Date | null {
+  const raw = read(env, name);
+  if (raw === undefined) return null;
+  // An ISO 8601 date or date-time; a bare date means midnight UTC.
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw)) {
+    throw new ConfigError(`${name} must be an ISO 8601 date such as 2026-12-14T09:00:00Z, got "${raw}"`);
+  }
+  const value = new Date(raw);
+  if (Number.isNaN(value.getTime())) throw new ConfigError(`${name} is not a real date: "${raw}"`);
+  return value;
+}
+
+function origins(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => {
+      let url: URL;
+      try {
+        url = new URL(s);
+      } catch {
+        throw new ConfigError(`${name}: "${s}" is not an origin such as https://portal.example`);
+      }
+      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== s.replace(/\/$/, '')) {
+        throw new ConfigError(`${name}: "${s}" must be a bare origin such as https://portal.example`);
+      }
+      return url.origin;
+    });
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
+  const opensAt = date(env, 'SALES_OPENS_AT');
+  const closesAt = date(env, 'SALES_CLOSES_AT');
+  if (opensAt && closesAt && closesAt <= opensAt) {
+    throw new ConfigError('SALES_CLOSES_AT must come after SALES_OPENS_AT');
+  }
+  const portalSecret = read(env, 'PORTAL_SECRET') ?? null;
+  if (portalSecret !== null && portalSecret.length < 32) {
+    throw new ConfigError('PORTAL_SECRET must be at least 32 characters long');
+  }
+  const demoBalanceCents = integer(env, 'DEMO_BALANCE_CENTS', 10_000, 0, 100_000_000);
+  if (!isCents(demoBalanceCents)) throw new ConfigError('DEMO_BALANCE_CENTS must be whole cents');
+  const host = read(env, 'HOST') ?? '0.0.0.0';
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new ConfigError(`HOST is not a host name or address: "${host}"`);
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65_535),
+    host,
+    dataDir: path.resolve(cwd, read(env, 'DATA_DIR') ?? './data'),
+    clientDir: path.resolve(cwd, read(env, 'CLIENT_DIR') ?? './dist'),
+    sales: { opensAt, closesAt, closedMessage: read(env, 'SALES_CLOSED_MESSAGE') ?? DEFAULT_CLOSED_MESSAGE },
+    portalSecret,
+    portalOrigins: origins(env, 'PORTAL_ORIGINS'),
+    demoMode: flag(env, 'DEMO_MODE', true),
+    demoBalanceCents,
+    testMode: flag(env, 'SPINCAKE_TEST_MODE', false),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+    sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
+  };
+}

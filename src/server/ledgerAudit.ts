@@ -1,0 +1,107 @@
+import { blockLotTable, evaluate, type StakeCents } from '../rules/index.ts';
+import type { BlockLibrary } from './blockLibrary.ts';
+import type { Store } from './store/types.ts';
+import { encodeUnit } from './unitCode.ts';
+
+export interface LedgerAuditReport {
+  ok: boolean;
+  problems: string[];
+  plays: number;
+  blocks: number;
+  players: number;
+}
+
+const MAX_PROBLEMS = 50;
+
+/**
+ * The money check: entries sum to zero (overall and per transaction); each play is one
+ * debit of its stake and one credit of exactly its unit's lot; no unit sold twice and
+ * no gap in a block's sale order; each block's sold lots fit in its table; balances
+ * equal their entries; each sold unit is the block file's unit at its position.
+ * Fixture plays (test mode) come from no block: their money is checked, not their block.
+ */
+export async function auditLedger(store: Store, library: BlockLibrary): Promise<LedgerAuditReport> {
+  const problems: string[] = [];
+  const problem = (line: string) => {
+    if (problems.length < MAX_PROBLEMS) problems.push(line);
+    else if (problems.length === MAX_PROBLEMS) problems.push('… more problems not listed');
+  };
+  const facts = await store.ledgerFacts();
+
+  if (facts.totalCents !== 0) problem(`ledger entries sum to ${facts.totalCents} cents, not 0`);
+  for (const t of facts.unbalancedTransactions) problem(`transaction ${t.txn} sums to ${t.sumCents} cents`);
+
+  for (const b of facts.balances) {
+    if (b.balanceCents !== b.entriesCents) {
+      problem(`player ${b.playerId}: balance ${b.balanceCents} but entries sum to ${b.entriesCents}`);
+    }
+    if (b.balanceCents < 0) problem(`player ${b.playerId}: negative balance ${b.balanceCents}`);
+  }
+
+  for (const d of facts.duplicateUnits) problem(`block ${d.blockId} position ${d.position} sold ${d.count} times`);
+
+  for (const c of facts.blockCursors) {
+    const { block } = c;
+    // Sold positions must be exactly 0 … sold-1, and the cursor right after them.
+    if (c.sold > 0 && (c.minPosition !== 0 || c.maxPosition !== c.sold - 1)) {
+      problem(`block ${block.id}: ${c.sold} units sold but positions span ${c.minPosition}–${c.maxPosition}`);
+    }
+    if (block.nextPosition !== c.sold) {
+      problem(`block ${block.id}: cursor at ${block.nextPosition} but ${c.sold} units sold`);
+    }
+  }
+
+  const stakeOf = new Map(facts.blockCursors.map((c) => [c.block.id, c.block.stakeCents]));
+  for (const lot of facts.soldLots) {
+    const stake = stakeOf.get(lot.blockId);
+    if (stake === undefined) {
+      problem(`plays from unknown block ${lot.blockId}`);
+      continue;
+    }
+    const row = blockLotTable(stake as StakeCents).find((r) => r.lotCents === lot.lotCents);
+    if (!row) problem(`block ${lot.blockId}: ${lot.count} unit(s) sold with lot ${lot.lotCents}, not in its table`);
+    else if (lot.count > row.count) {
+      problem(`block ${lot.blockId}: ${lot.count} units of lot ${lot.lotCents} sold, the table holds ${row.count}`);
+    }
+  }
+
+  let plays = 0;
+  for (const [playId, e] of facts.playEntries) {
+    plays++;
+    if (e.stakeDebits !== 1) problem(`play ${playId}: ${e.stakeDebits} stake debits`);
+    if (e.prizeCredits > 1) problem(`play ${playId}: ${e.prizeCredits} prize credits`);
+  }
+
+  const blocks = new Map(facts.blockCursors.map((c) => [c.block.id, c.block]));
+  // Unit by unit: the stored unit is the block's, its lot is what the play credited.
+  for await (const sold of store.soldUnits()) {
+    const entries = facts.playEntries.get(sold.playId);
+    const lot = evaluate(sold.unit).winCents;
+    if (lot !== sold.winCents) problem(`play ${sold.playId}: unit shows ${lot} but the play records ${sold.winCents}`);
+    if (entries && entries.prizeCents !== lot) {
+      problem(`play ${sold.playId}: credited ${entries.prizeCents} for a lot of ${lot}`);
+    }
+    if (entries && entries.stakeCents !== sold.unit.stakeCents) {
+      problem(`play ${sold.playId}: debited ${entries.stakeCents} for a stake of ${sold.unit.stakeCents}`);
+    }
+    if (sold.blockId === null || sold.position === null) continue;
+    const block = blocks.get(sold.blockId);
+    if (!block) continue;
+    let fileUnit: string;
+    try {
+      fileUnit = encodeUnit(library.get(block).unitAt(sold.position));
+    } catch (error) {
+      problem(`block ${block.id}: cannot read its file to check play ${sold.playId}: ${(error as Error).message}`);
+      continue;
+    }
+    if (fileUnit !== encodeUnit(sold.unit)) problem(`play ${sold.playId}: not the block file's unit at its position`);
+  }
+
+  return {
+    ok: problems.length === 0,
+    problems,
+    plays,
+    blocks: facts.blockCursors.length,
+    players: facts.balances.length,
+  };
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { STAKES_CENTS, type AccountResponse } from '../../rules/index.ts';
+import { requirePlayer, type AppContext } from '../app.ts';
+import { ApiError } from '../http/errors.ts';
+import { accountSchema, withErrors } from '../http/schemas.ts';
+import { playView } from '../http/playView.ts';
+
+export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get(
+    '/api/account',
+    {
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        response: withErrors(accountSchema, 401, 429),
+      },
+    },
+    async (request): Promise<AccountResponse> => {
+      const playerId = requirePlayer(request);
+      const player = await ctx.store.getPlayer(playerId);
+      if (!player) throw new ApiError('NO_SESSION', 'this session names no player');
+      const sales = ctx.sales.window(ctx.clock());
+      const withUnits = await ctx.store.stakesWithUnits();
+      const unfinished = await ctx.store.latestUnfinishedPlay(playerId);
+      return {
+        playerId,
+        balanceCents: player.balanceCents,
+        // On sale: the window is open and the stake has a unit left.
+        stakes: STAKES_CENTS.map((stakeCents) => ({ stakeCents, onSale: sales.open && withUnits.has(stakeCents) })),
+        sales,
+        unfinishedPlay: unfinished ? playView(unfinished) : null,
+      };
+    },
+  );
+}

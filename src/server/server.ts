@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppContext } from './app.ts';
+import { BlockLibrary } from './blockLibrary.ts';
+import { generateStarterBlocks } from './blockLoading.ts';
+import type { ServerConfig } from './config.ts';
+import { SqliteStore } from './store/sqlite/sqliteStore.ts';
+import type { Store } from './store/types.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  context: AppContext;
+  store: Store;
+  library: BlockLibrary;
+  /** http://host:port actually bound (port 0 picks a free one). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the store (generating starter blocks on a first start), then serves the API and the client. */
+export async function startServer(
+  config: ServerConfig,
+  log: (line: string) => void = (line) => console.log(line),
+): Promise<RunningServer> {
+  const library = new BlockLibrary();
+  const store = SqliteStore.open(config.dataDir, library);
+  try {
+    if ((await store.listBlocks()).length === 0) {
+      log('no block loaded yet: generating one block per stake (a few seconds each)…');
+      await generateStarterBlocks(store, config.dataDir, log);
+    }
+    library.preload(await store.listBlocks());
+    const { app, context } = await buildApp({ config, store, library });
+    const address = await app.listen({ port: config.port, host: config.host });
+    const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+    let closing: Promise<void> | null = null;
+    return {
+      app,
+      context,
+      store,
+      library,
+      url,
+      close: () => {
+        // In-flight requests finish (and their plays commit) before the database closes.
+        closing ??= app.close().then(() => store.close());
+        return closing;
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

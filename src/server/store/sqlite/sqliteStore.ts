@@ -1,0 +1,543 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { evaluate, type Cents, type Launched, type StakeCents, type Unit } from '../../../rules/index.ts';
+import { decodeUnit, encodeUnit } from '../../unitCode.ts';
+import type {
+  BlockRecord,
+  BuyRequest,
+  BuyResult,
+  LedgerFacts,
+  PlayerRecord,
+  PlayRecord,
+  PlaysQuery,
+  SoldUnit,
+  Store,
+  UnitSource,
+} from '../types.ts';
+import { migrate } from './migrations.ts';
+
+interface PlayRow {
+  play_id: string;
+  player_id: string;
+  stake_cents: number;
+  block_id: string | null;
+  position: number | null;
+  fixture: number;
+  unit_code: string;
+  bells: number;
+  points: number;
+  jeu1_cents: number;
+  jeu2_cents: number;
+  win_cents: number;
+  balance_before_cents: number;
+  balance_after_cents: number;
+  launched: number;
+  finished: number;
+  created_at: string;
+}
+
+interface BlockRow {
+  id: string;
+  stake_cents: number;
+  file_path: string;
+  count: number;
+  next_position: number;
+  status: string;
+}
+
+interface PlayerRow {
+  id: string;
+  kind: string;
+  balance_cents: number;
+}
+
+const PLAY_COLUMNS = `play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
+  jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, launched, finished, created_at`;
+
+function launchedFromMask(mask: number): Launched {
+  return [(mask & 1) !== 0, (mask & 2) !== 0, (mask & 4) !== 0, (mask & 8) !== 0];
+}
+
+function maskFromLaunched(launched: Launched): number {
+  return launched.reduce((mask, on, i) => (on ? mask | (1 << i) : mask), 0);
+}
+
+function toPlay(row: PlayRow, unit?: Unit): PlayRecord {
+  const stakeCents = row.stake_cents as StakeCents;
+  return {
+    playId: row.play_id,
+    playerId: row.player_id,
+    stakeCents,
+    blockId: row.block_id,
+    position: row.position,
+    fixture: row.fixture === 1,
+    unit: unit ?? decodeUnit(row.unit_code, stakeCents),
+    bells: row.bells,
+    points: row.points,
+    jeu1WinCents: row.jeu1_cents,
+    jeu2WinCents: row.jeu2_cents,
+    winCents: row.win_cents,
+    balanceBeforeCents: row.balance_before_cents,
+    balanceAfterCents: row.balance_after_cents,
+    launched: launchedFromMask(row.launched),
+    finished: row.finished === 1,
+    createdAt: row.created_at,
+  };
+}
+
+function toBlock(row: BlockRow): BlockRecord {
+  return {
+    id: row.id,
+    stakeCents: row.stake_cents as StakeCents,
+    filePath: row.file_path,
+    count: row.count,
+    nextPosition: row.next_position,
+    status: row.status as BlockRecord['status'],
+  };
+}
+
+function toPlayer(row: PlayerRow): PlayerRecord {
+  return { id: row.id, kind: row.kind as PlayerRecord['kind'], balanceCents: row.balance_cents };
+}
+
+interface Pending {
+  request: BuyRequest;
+  resolve: (result: BuyResult) => void;
+  reject: (error: unknown) => void;
+}
+
+export const SQLITE_FILE_NAME = 'spincake.sqlite';
+
+/**
+ * The embedded store. better-sqlite3 is synchronous, so transactions never interleave
+ * within the process. Plays are group-committed: the plays that arrive during one turn
+ * of the event loop share one transaction (each in its own savepoint, so one failing
+ * play never undoes another) and one fsync, and no promise resolves before the commit.
+ */
+export class SqliteStore implements Store {
+  readonly db: Database.Database;
+  private pending: Pending[] = [];
+  private flushScheduled = false;
+  private readonly units: UnitSource;
+  private readonly s;
+
+  static open(dataDir: string, units: UnitSource): SqliteStore {
+    fs.mkdirSync(dataDir, { recursive: true });
+    return new SqliteStore(path.join(dataDir, SQLITE_FILE_NAME), units);
+  }
+
+  constructor(file: string, units: UnitSource) {
+    this.units = units;
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk before a play is acknowledged.
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    migrate(this.db);
+    const db = this.db;
+    this.s = {
+      playById: db.prepare<[string], PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ?`),
+      player: db.prepare<[string], PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = ?'),
+      setBalance: db.prepare<[number, string]>('UPDATE players SET balance_cents = ? WHERE id = ?'),
+      openBlock: db.prepare<[number], BlockRow>(
+        `SELECT id, stake_cents, file_path, count, next_position, status FROM blocks WHERE stake_cents = ? AND status = 'open'`,
+      ),
+      nextQueued: db.prepare<[number], BlockRow>(
+        `SELECT id, stake_cents, file_path, count, next_position, status FROM blocks
+         WHERE stake_cents = ? AND status = 'queued' AND next_position < count ORDER BY seq LIMIT 1`,
+      ),
+      setBlockStatus: db.prepare<[string, string]>('UPDATE blocks SET status = ? WHERE id = ?'),
+      advanceCursor: db.prepare<[number, string]>('UPDATE blocks SET next_position = ? WHERE id = ?'),
+      insertPlay: db.prepare(
+        `INSERT INTO plays (${PLAY_COLUMNS}) VALUES (@play_id, @player_id, @stake_cents, @block_id, @position, @fixture,
+         @unit_code, @bells, @points, @jeu1_cents, @jeu2_cents, @win_cents, @balance_before_cents,
+         @balance_after_cents, @launched, @finished, @created_at)`,
+      ),
+      insertEntry: db.prepare<[string, string, number, string | null, string, string]>(
+        'INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      insertPlayer: db.prepare<[string, string, number, string]>(
+        'INSERT INTO players (id, kind, balance_cents, created_at) VALUES (?, ?, ?, ?)',
+      ),
+      playsPage: db.prepare<[string, number, number], PlayRow>(
+        `SELECT ${PLAY_COLUMNS} FROM plays WHERE player_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      ),
+      playSeq: db.prepare<[string, string], { seq: number }>(
+        'SELECT seq FROM plays WHERE player_id = ? AND play_id = ?',
+      ),
+      unfinished: db.prepare<[string], PlayRow>(
+        `SELECT ${PLAY_COLUMNS} FROM plays WHERE player_id = ? AND finished = 0 ORDER BY seq DESC LIMIT 1`,
+      ),
+      setProgress: db.prepare<[number, string, string]>(
+        'UPDATE plays SET launched = launched | ? WHERE play_id = ? AND player_id = ?',
+      ),
+      setFinished: db.prepare<[string, string]>(
+        'UPDATE plays SET finished = 1, launched = 15 WHERE play_id = ? AND player_id = ?',
+      ),
+    };
+  }
+
+  private readonly buyBatch = (batch: Pending[]): ({ result: BuyResult } | { error: unknown })[] =>
+    this.db.transaction(() =>
+      batch.map((item) => {
+        try {
+          return { result: this.buyInSavepoint(item.request) };
+        } catch (error) {
+          return { error };
+        }
+      }),
+    )();
+
+  private readonly buyInSavepoint = (request: BuyRequest): BuyResult =>
+    this.db.transaction(() => this.buyNow(request))();
+
+  async close(): Promise<void> {
+    // Let queued plays commit first: their clients may already be waiting.
+    while (this.pending.length > 0) this.flush();
+    this.db.close();
+  }
+
+  async sessionKey(): Promise<Buffer> {
+    const row = this.db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`).get();
+    if (row) return row.value;
+    this.db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('session_key', ?)`).run(randomBytes(32));
+    return this.db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`).get()!.value;
+  }
+
+  async createDemoPlayer(balanceCents: Cents, now: Date): Promise<PlayerRecord> {
+    const id = `demo-${randomUUID()}`;
+    const at = now.toISOString();
+    this.db.transaction(() => {
+      this.s.insertPlayer.run(id, 'demo', balanceCents, at);
+      if (balanceCents > 0) {
+        const txn = `funding:${id}`;
+        this.s.insertEntry.run(txn, 'house:demo-funding', -balanceCents, null, 'funding', at);
+        this.s.insertEntry.run(txn, `player:${id}`, balanceCents, null, 'funding', at);
+      }
+    })();
+    return { id, kind: 'demo', balanceCents };
+  }
+
+  async ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord> {
+    this.db
+      .prepare(`INSERT OR IGNORE INTO players (id, kind, balance_cents, created_at) VALUES (?, 'portal', 0, ?)`)
+      .run(playerId, now.toISOString());
+    return toPlayer(this.s.player.get(playerId)!);
+  }
+
+  async getPlayer(playerId: string): Promise<PlayerRecord | null> {
+    const row = this.s.player.get(playerId);
+    return row ? toPlayer(row) : null;
+  }
+
+  async addBlock(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): Promise<BlockRecord> {
+    return this.db.transaction(() => {
+      const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM blocks').get() as { seq: number }).seq;
+      const open = this.s.openBlock.get(block.stakeCents);
+      const status = open ? 'queued' : 'open';
+      this.db
+        .prepare(
+          `INSERT INTO blocks (id, seq, stake_cents, file_path, count, next_position, status, loaded_at)
+           VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+        )
+        .run(block.id, seq, block.stakeCents, block.filePath, block.count, status, now.toISOString());
+      return { ...block, nextPosition: 0, status } as BlockRecord;
+    })();
+  }
+
+  async listBlocks(): Promise<BlockRecord[]> {
+    return (
+      this.db
+        .prepare('SELECT id, stake_cents, file_path, count, next_position, status FROM blocks ORDER BY seq')
+        .all() as BlockRow[]
+    ).map(toBlock);
+  }
+
+  async stakesWithUnits(): Promise<Set<StakeCents>> {
+    const rows = this.db
+      .prepare(`SELECT DISTINCT stake_cents FROM blocks WHERE status IN ('open', 'queued') AND next_position < count`)
+      .all() as { stake_cents: number }[];
+    return new Set(rows.map((r) => r.stake_cents as StakeCents));
+  }
+
+  buyPlay(request: BuyRequest): Promise<BuyResult> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ request, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    let outcomes: ({ result: BuyResult } | { error: unknown })[];
+    try {
+      outcomes = this.buyBatch(batch);
+    } catch (error) {
+      // The commit itself failed: nothing of the batch is on disk, nobody is acknowledged.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    outcomes.forEach((outcome, i) => {
+      if ('result' in outcome) batch[i]!.resolve(outcome.result);
+      else batch[i]!.reject(outcome.error);
+    });
+  }
+
+  /** The block to sell from: the open one, or the next queued once it is used up. */
+  private blockToSell(stakeCents: StakeCents): BlockRow | undefined {
+    const open = this.s.openBlock.get(stakeCents);
+    if (open && open.next_position < open.count) return open;
+    if (open) this.s.setBlockStatus.run('closed', open.id);
+    const next = this.s.nextQueued.get(stakeCents);
+    if (!next) return undefined;
+    this.s.setBlockStatus.run('open', next.id);
+    return next;
+  }
+
+  private buyNow(request: BuyRequest): BuyResult {
+    const { playerId, playId, stakeCents } = request;
+    const existing = this.s.playById.get(playId);
+    if (existing) {
+      if (existing.player_id !== playerId || existing.stake_cents !== stakeCents) {
+        return { ok: false, code: 'PLAY_ID_REUSED' };
+      }
+      const player = this.s.player.get(playerId)!;
+      return { ok: true, play: toPlay(existing), balanceCents: player.balance_cents, replayed: true };
+    }
+    if (!request.salesOpen) return { ok: false, code: 'SALES_CLOSED' };
+    const player = this.s.player.get(playerId);
+    if (!player) return { ok: false, code: 'NOT_FOUND' };
+    if (player.balance_cents < stakeCents) return { ok: false, code: 'INSUFFICIENT_BALANCE' };
+
+    let unit: Unit;
+    let blockId: string | null = null;
+    let position: number | null = null;
+    if (request.fixtureUnit) {
+      unit = request.fixtureUnit;
+    } else {
+      const block = this.blockToSell(stakeCents);
+      if (!block) return { ok: false, code: 'SOLD_OUT' };
+      blockId = block.id;
+      position = block.next_position;
+      unit = this.units.unitAt({ id: block.id, filePath: block.file_path }, position);
+      this.s.advanceCursor.run(position + 1, block.id);
+      if (position + 1 === block.count) {
+        // Change-over now, so the stake shows as on sale only while a unit is left.
+        this.s.setBlockStatus.run('closed', block.id);
+        const next = this.s.nextQueued.get(stakeCents);
+        if (next) this.s.setBlockStatus.run('open', next.id);
+      }
+    }
+    if (unit.stakeCents !== stakeCents) throw new Error(`unit of ${unit.stakeCents} cents sold at ${stakeCents}`);
+    const result = evaluate(unit);
+    const before = player.balance_cents;
+    const after = before - stakeCents + result.winCents;
+    const at = request.now.toISOString();
+    this.s.setBalance.run(after, playerId);
+    const row: PlayRow = {
+      play_id: playId,
+      player_id: playerId,
+      stake_cents: stakeCents,
+      block_id: blockId,
+      position,
+      fixture: request.fixtureUnit ? 1 : 0,
+      unit_code: encodeUnit(unit),
+      bells: result.bells,
+      points: result.points,
+      jeu1_cents: result.jeu1WinCents,
+      jeu2_cents: result.jeu2WinCents,
+      win_cents: result.winCents,
+      balance_before_cents: before,
+      balance_after_cents: after,
+      launched: 0,
+      finished: 0,
+      created_at: at,
+    };
+    this.s.insertPlay.run(row);
+    const account = `player:${playerId}`;
+    this.s.insertEntry.run(`stake:${playId}`, account, -stakeCents, playId, 'stake', at);
+    this.s.insertEntry.run(`stake:${playId}`, 'house:sales', stakeCents, playId, 'stake', at);
+    if (result.winCents > 0) {
+      this.s.insertEntry.run(`prize:${playId}`, 'house:prizes', -result.winCents, playId, 'prize', at);
+      this.s.insertEntry.run(`prize:${playId}`, account, result.winCents, playId, 'prize', at);
+    }
+    return {
+      ok: true,
+      play: toPlay(row, unit),
+      balanceCents: after,
+      replayed: false,
+    };
+  }
+
+  async getPlay(playerId: string, playId: string): Promise<PlayRecord | null> {
+    const row = this.s.playById.get(playId);
+    return row && row.player_id === playerId ? toPlay(row) : null;
+  }
+
+  async listPlays(query: PlaysQuery): Promise<{ plays: PlayRecord[]; more: boolean }> {
+    let beforeSeq = Number.MAX_SAFE_INTEGER;
+    if (query.beforePlayId !== undefined) {
+      const found = this.s.playSeq.get(query.playerId, query.beforePlayId);
+      if (!found) return { plays: [], more: false };
+      beforeSeq = found.seq;
+    }
+    const rows = this.s.playsPage.all(query.playerId, beforeSeq, query.limit + 1);
+    return { plays: rows.slice(0, query.limit).map((row) => toPlay(row)), more: rows.length > query.limit };
+  }
+
+  async latestUnfinishedPlay(playerId: string): Promise<PlayRecord | null> {
+    const row = this.s.unfinished.get(playerId);
+    return row ? toPlay(row) : null;
+  }
+
+  async recordProgress(playerId: string, playId: string, launched: Launched): Promise<PlayRecord | null> {
+    const changed = this.s.setProgress.run(maskFromLaunched(launched), playId, playerId).changes;
+    return changed === 0 ? null : this.getPlay(playerId, playId);
+  }
+
+  async finishPlay(playerId: string, playId: string): Promise<PlayRecord | null> {
+    const changed = this.s.setFinished.run(playId, playerId).changes;
+    return changed === 0 ? null : this.getPlay(playerId, playId);
+  }
+
+  async setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null> {
+    return this.db.transaction(() => {
+      const player = this.s.player.get(playerId);
+      if (!player) return null;
+      const delta = balanceCents - player.balance_cents;
+      if (delta !== 0) {
+        const at = now.toISOString();
+        const txn = `adjustment:${randomUUID()}`;
+        this.s.insertEntry.run(txn, 'house:adjustments', -delta, null, 'adjustment', at);
+        this.s.insertEntry.run(txn, `player:${playerId}`, delta, null, 'adjustment', at);
+        this.s.setBalance.run(balanceCents, playerId);
+      }
+      return { ...toPlayer(player), balanceCents };
+    })();
+  }
+
+  async closeBlocksOfStake(stakeCents: StakeCents): Promise<void> {
+    this.db.prepare(`UPDATE blocks SET status = 'closed' WHERE stake_cents = ?`).run(stakeCents);
+  }
+
+  async forceBlockCursor(blockId: string, nextPosition: number): Promise<void> {
+    this.db.prepare('UPDATE blocks SET next_position = ? WHERE id = ?').run(nextPosition, blockId);
+  }
+
+  async readSnapshot<T>(read: () => Promise<T>): Promise<T> {
+    // A deferred transaction in WAL mode reads one snapshot, and blocks no writer.
+    this.db.exec('BEGIN');
+    try {
+      return await read();
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  async ledgerFacts(): Promise<LedgerFacts> {
+    const db = this.db;
+    const totalCents = (db.prepare('SELECT COALESCE(SUM(amount_cents), 0) AS s FROM entries').get() as { s: number }).s;
+    const unbalancedTransactions = (
+      db
+        .prepare('SELECT txn, SUM(amount_cents) AS s FROM entries GROUP BY txn HAVING SUM(amount_cents) <> 0')
+        .all() as { txn: string; s: number }[]
+    ).map((r) => ({ txn: r.txn, sumCents: r.s }));
+    const playEntries: LedgerFacts['playEntries'] = new Map();
+    const entryRows = db
+      .prepare(
+        `SELECT play_id,
+           SUM(kind = 'stake' AND account LIKE 'player:%' AND amount_cents < 0) AS stake_debits,
+           -SUM(CASE WHEN kind = 'stake' AND account LIKE 'player:%' THEN amount_cents ELSE 0 END) AS stake_cents,
+           SUM(kind = 'prize' AND account LIKE 'player:%' AND amount_cents > 0) AS prize_credits,
+           SUM(CASE WHEN kind = 'prize' AND account LIKE 'player:%' THEN amount_cents ELSE 0 END) AS prize_cents
+         FROM entries WHERE play_id IS NOT NULL GROUP BY play_id`,
+      )
+      .iterate() as IterableIterator<{
+      play_id: string;
+      stake_debits: number;
+      stake_cents: number;
+      prize_credits: number;
+      prize_cents: number;
+    }>;
+    for (const r of entryRows) {
+      playEntries.set(r.play_id, {
+        stakeDebits: r.stake_debits,
+        stakeCents: r.stake_cents,
+        prizeCredits: r.prize_credits,
+        prizeCents: r.prize_cents,
+      });
+    }
+    const balances = (
+      db
+        .prepare(
+          `SELECT p.id AS player_id, p.balance_cents,
+             COALESCE((SELECT SUM(amount_cents) FROM entries e WHERE e.account = 'player:' || p.id), 0) AS entries_cents
+           FROM players p`,
+        )
+        .all() as { player_id: string; balance_cents: number; entries_cents: number }[]
+    ).map((r) => ({ playerId: r.player_id, balanceCents: r.balance_cents, entriesCents: r.entries_cents }));
+    const soldLots = (
+      db
+        .prepare(
+          'SELECT block_id, win_cents, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL GROUP BY block_id, win_cents',
+        )
+        .all() as { block_id: string; win_cents: number; n: number }[]
+    ).map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: r.n }));
+    const blocks = await this.listBlocks();
+    const cursorRows = db
+      .prepare(
+        `SELECT block_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi
+         FROM plays WHERE block_id IS NOT NULL GROUP BY block_id`,
+      )
+      .all() as { block_id: string; n: number; lo: number; hi: number }[];
+    const byBlock = new Map(cursorRows.map((r) => [r.block_id, r]));
+    const blockCursors = blocks.map((block) => {
+      const r = byBlock.get(block.id);
+      return { block, sold: r?.n ?? 0, minPosition: r?.lo ?? null, maxPosition: r?.hi ?? null };
+    });
+    const duplicateUnits = (
+      db
+        .prepare(
+          `SELECT block_id, position, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL
+           GROUP BY block_id, position HAVING COUNT(*) > 1`,
+        )
+        .all() as { block_id: string; position: number; n: number }[]
+    ).map((r) => ({ blockId: r.block_id, position: r.position, count: r.n }));
+    // Plays without any ledger entry must show up too.
+    for (const r of db.prepare('SELECT play_id FROM plays').pluck().iterate() as IterableIterator<string>) {
+      if (!playEntries.has(r)) playEntries.set(r, { stakeDebits: 0, stakeCents: 0, prizeCredits: 0, prizeCents: 0 });
+    }
+    return { totalCents, unbalancedTransactions, playEntries, balances, soldLots, blockCursors, duplicateUnits };
+  }
+
+  async *soldUnits(): AsyncIterable<SoldUnit> {
+    const rows = this.db
+      .prepare('SELECT play_id, block_id, position, stake_cents, unit_code, win_cents FROM plays ORDER BY seq')
+      .iterate() as IterableIterator<{
+      play_id: string;
+      block_id: string | null;
+      position: number | null;
+      stake_cents: number;
+      unit_code: string;
+      win_cents: number;
+    }>;
+    for (const r of rows) {
+      yield {
+        playId: r.play_id,
+        blockId: r.block_id,
+        position: r.position,
+        unit: decodeUnit(r.unit_code, r.stake_cents as StakeCents),
+        winCents: r.win_cents,
+      };
+    }
+  }
+}
