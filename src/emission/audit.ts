@@ -8,7 +8,7 @@ import {
 } from '../rules/index.ts';
 import { bodySha256Hex, type Block } from './block.ts';
 import { BELL_CODE, PAIR_CODES, POINT_INDEX_MAX, POINTS_PER_INDEX, SYMBOL_CODES } from './codes.ts';
-import { POINT_SUMS, UNIT_BYTES, outcomeTables } from './record.ts';
+import { POINT_SUMS, STOPS_OFFSET, UNIT_BYTES, outcomeTables } from './record.ts';
 import { blockPairCounts } from './split.ts';
 
 export interface AuditProblem {
@@ -46,6 +46,7 @@ const BELL = BELL_CODE;
 const TOP_INDEX = POINT_INDEX_MAX;
 const SUMS = POINT_SUMS;
 const RECORD = UNIT_BYTES;
+const STOPS = STOPS_OFFSET;
 
 /**
  * Re-checks a block independently of how it was made: the checksum, every unit's shape
@@ -80,7 +81,7 @@ export function auditBlock(block: Block): AuditReport {
 
   for (let i = 0; i < units; i++) {
     const offset = i * RECORD;
-    const word = body[offset + 24]! | (body[offset + 25]! << 8);
+    const word = body[offset + STOPS]! | (body[offset + STOPS + 1]! << 8);
     let bells = 0;
     let pointSum = 0;
     let malformed = '';

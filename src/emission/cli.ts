@@ -1,0 +1,4 @@
+/** `npm run emission -- generate|audit|export …` (see commands.ts). */
+import { main } from './commands.ts';
+
+process.exitCode = await main(process.argv.slice(2));
