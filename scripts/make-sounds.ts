@@ -1,0 +1,285 @@
+/**
+ * Synthesizes SPINCAKE's sounds and writes them as 16-bit mono 22 050 Hz WAV files:
+ *
+ *   npx tsx scripts/make-sounds.ts        → assets/sounds/*.wav
+ *
+ * Everything is made here from oscillators, envelopes and seeded noise, so the output is
+ * the same on every run (src/client/audio/sounds.test.ts checks the committed files).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const SAMPLE_RATE = 22_050;
+export const SOUND_NAMES = ['tick', 'spin', 'stop', 'bell', 'win-small', 'win-big', 'lose', 'click'] as const;
+export type SoundName = (typeof SOUND_NAMES)[number];
+
+const TAU = Math.PI * 2;
+
+/** A buffer of `seconds` of silence. */
+function silence(seconds: number): Float64Array {
+  return new Float64Array(Math.round(seconds * SAMPLE_RATE));
+}
+
+/** Seeded uniform noise in [-1, 1) (mulberry32), so renders are reproducible. */
+function noise(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+  };
+}
+
+type Wave = 'sine' | 'triangle';
+const oscillator = (wave: Wave, phase: number) =>
+  wave === 'sine' ? Math.sin(phase * TAU) : 1 - 4 * Math.abs(((phase + 0.25) % 1) - 0.5);
+
+interface Tone {
+  /** Start, seconds. */
+  at: number;
+  /** Frequency in Hz, or a function of time since the start for glides. */
+  freq: number | ((t: number) => number);
+  duration: number;
+  gain: number;
+  wave?: Wave;
+  attack?: number;
+  /** Exponential decay time constant, seconds; the tail also fades to zero by `duration`. */
+  decay?: number;
+  /** Bell-like inharmonic partials: [frequency ratio, relative gain, decay multiplier]. */
+  partials?: readonly (readonly [number, number, number])[];
+}
+
+/** Adds a tone into `out`. */
+function addTone(out: Float64Array, tone: Tone): void {
+  const { at, freq, duration, gain, wave = 'sine', attack = 0.004, decay = duration, partials = [[1, 1, 1]] } = tone;
+  const start = Math.round(at * SAMPLE_RATE);
+  const length = Math.min(Math.round(duration * SAMPLE_RATE), out.length - start);
+  const phases = partials.map(() => 0);
+  for (let i = 0; i < length; i++) {
+    const t = i / SAMPLE_RATE;
+    const f = typeof freq === 'number' ? freq : freq(t);
+    const rise = Math.min(1, t / attack);
+    const tail = Math.min(1, (duration - t) / 0.01);
+    let sample = 0;
+    partials.forEach(([ratio, partialGain, decayScale], p) => {
+      phases[p] = ((phases[p] ?? 0) + (f * ratio) / SAMPLE_RATE) % 1;
+      sample += oscillator(wave, phases[p] ?? 0) * partialGain * Math.exp(-t / (decay * decayScale));
+    });
+    out[start + i] = (out[start + i] ?? 0) + sample * gain * rise * tail;
+  }
+}
+
+/**
+ * Adds band-passed noise (Chamberlin state-variable filter) whose centre follows
+ * `centre(t)` and whose loudness follows `envelope(t)`.
+ */
+function addNoise(
+  out: Float64Array,
+  at: number,
+  duration: number,
+  seed: number,
+  centre: (t: number) => number,
+  envelope: (t: number) => number,
+  q = 1.2,
+): void {
+  const random = noise(seed);
+  const start = Math.round(at * SAMPLE_RATE);
+  const length = Math.min(Math.round(duration * SAMPLE_RATE), out.length - start);
+  let low = 0;
+  let band = 0;
+  for (let i = 0; i < length; i++) {
+    const t = i / SAMPLE_RATE;
+    const f = 2 * Math.sin((Math.PI * Math.min(centre(t), SAMPLE_RATE / 6)) / SAMPLE_RATE);
+    const high = random() - low - band / q; // q: the filter's resonance (higher = narrower band)
+    band += f * high;
+    low += f * band;
+    out[start + i] = (out[start + i] ?? 0) + band * envelope(t);
+  }
+}
+
+/**
+ * Scales to the given peak, so each sound sits at a chosen, soft level, and ramps the
+ * first millisecond and the last five so no sound starts or ends with a click.
+ */
+function normalize(samples: Float64Array, peak: number): Float64Array {
+  let max = 0;
+  for (const s of samples) max = Math.max(max, Math.abs(s));
+  const fadeIn = SAMPLE_RATE * 0.001;
+  const fadeOut = SAMPLE_RATE * 0.005;
+  for (let i = 0; i < samples.length; i++) {
+    const edge = Math.min(1, i / fadeIn, (samples.length - 1 - i) / fadeOut);
+    samples[i] = max > 0 ? ((samples[i] ?? 0) * peak * edge) / max : 0;
+  }
+  return samples;
+}
+
+const note = (semitonesFromA4: number) => 440 * 2 ** (semitonesFromA4 / 12);
+const C5 = note(3);
+const E5 = note(7);
+const G5 = note(10);
+const C6 = note(15);
+const E6 = note(19);
+const G6 = note(22);
+const C7 = note(27);
+
+/** A glassy chime: fundamental plus slightly inharmonic partials that die faster. */
+const CHIME = [
+  [1, 1, 1],
+  [2.01, 0.35, 0.6],
+  [3.02, 0.15, 0.35],
+  [4.2, 0.06, 0.25],
+] as const;
+
+const RECIPES: Record<SoundName, () => Float64Array> = {
+  // The cursor flicking over a segment boundary: a tiny woody tock, 25 ms.
+  tick() {
+    const out = silence(0.025);
+    addTone(out, { at: 0, freq: (t) => 1900 - 12_000 * t, duration: 0.025, gain: 1, attack: 0.0008, decay: 0.005 });
+    addNoise(
+      out,
+      0,
+      0.012,
+      7,
+      () => 3200,
+      (t) => Math.exp(-t / 0.002),
+      2,
+    );
+    return normalize(out, 0.35);
+  },
+  // Launch: a breath of air sweeping up then away.
+  spin() {
+    const out = silence(0.5);
+    addNoise(
+      out,
+      0,
+      0.5,
+      11,
+      (t) => 250 + 1300 * Math.sin((t / 0.5) * Math.PI * 0.8),
+      (t) => Math.min(1, t / 0.14) * Math.exp(-Math.max(0, t - 0.14) / 0.11),
+      2.5,
+    );
+    return normalize(out, 0.55);
+  },
+  // The wheel settling: a soft low thunk.
+  stop() {
+    const out = silence(0.18);
+    addTone(out, { at: 0, freq: (t) => 70 + 110 * Math.exp(-t / 0.03), duration: 0.18, gain: 1, decay: 0.05 });
+    addTone(out, { at: 0, freq: 330, duration: 0.05, gain: 0.15, wave: 'triangle', decay: 0.012 });
+    addNoise(
+      out,
+      0,
+      0.03,
+      13,
+      () => 900,
+      (t) => 0.6 * Math.exp(-t / 0.006),
+    );
+    return normalize(out, 0.6);
+  },
+  // A bell found, or a JEU won: three rising chimes.
+  bell() {
+    const out = silence(0.75);
+    [E6, G6, C7].forEach((freq, i) =>
+      addTone(out, { at: i * 0.07, freq, duration: 0.75 - i * 0.07, gain: 1 - i * 0.15, decay: 0.22, partials: CHIME }),
+    );
+    return normalize(out, 0.5);
+  },
+  // A small total: a quick major arpeggio ending on a chime.
+  'win-small'() {
+    const out = silence(0.8);
+    [C5, E5, G5].forEach((freq, i) =>
+      addTone(out, { at: i * 0.09, freq, duration: 0.22, gain: 0.8, wave: 'triangle', decay: 0.09 }),
+    );
+    addTone(out, { at: 0.27, freq: C6, duration: 0.53, gain: 0.9, decay: 0.2, partials: CHIME });
+    return normalize(out, 0.6);
+  },
+  // A big total: a longer run up, a held chord and a shimmer of high sparkles.
+  'win-big'() {
+    const out = silence(1.7);
+    [C5, E5, G5, C6, E5, G5, C6, E6].forEach((freq, i) =>
+      addTone(out, { at: i * 0.085, freq, duration: 0.24, gain: 0.7, wave: 'triangle', decay: 0.1 }),
+    );
+    for (const freq of [C5, E5, G5, C6]) {
+      addTone(out, { at: 0.7, freq, duration: 1.0, gain: 0.45, wave: 'triangle', attack: 0.02, decay: 0.45 });
+    }
+    addTone(out, { at: 0.7, freq: C7, duration: 1.0, gain: 0.5, decay: 0.3, partials: CHIME });
+    const random = noise(17);
+    for (let i = 0; i < 9; i++) {
+      const freq = [E6, G6, C7][i % 3] ?? C7;
+      addTone(out, {
+        at: 0.75 + i * 0.08 + random() * 0.02,
+        freq: freq * (1 + random() * 0.01),
+        duration: 0.25,
+        gain: 0.25,
+        decay: 0.07,
+        partials: CHIME,
+      });
+    }
+    return normalize(out, 0.7);
+  },
+  // A losing unit: two soft falling notes, kind rather than sad.
+  lose() {
+    const out = silence(0.8);
+    addTone(out, { at: 0, freq: note(-2), duration: 0.32, gain: 0.8, wave: 'triangle', attack: 0.02, decay: 0.2 });
+    addTone(out, {
+      at: 0.26,
+      freq: (t) => note(-6) * (1 - 0.04 * Math.min(1, t / 0.5)) * (1 + 0.006 * Math.sin(t * TAU * 5)),
+      duration: 0.54,
+      gain: 0.85,
+      wave: 'triangle',
+      attack: 0.03,
+      decay: 0.25,
+    });
+    return normalize(out, 0.5);
+  },
+  // A button press: a short rounded blip.
+  click() {
+    const out = silence(0.045);
+    addTone(out, { at: 0, freq: (t) => 1300 - 9000 * t, duration: 0.045, gain: 1, attack: 0.001, decay: 0.012 });
+    return normalize(out, 0.45);
+  },
+};
+
+/** 16-bit PCM mono WAV bytes of `samples` (floats in [-1, 1]). */
+export function encodeWav(samples: Float64Array): Uint8Array {
+  const bytes = new Uint8Array(44 + samples.length * 2);
+  const view = new DataView(bytes.buffer);
+  const text = (offset: number, value: string) => {
+    for (let i = 0; i < value.length; i++) view.setUint8(offset + i, value.charCodeAt(i));
+  };
+  text(0, 'RIFF');
+  view.setUint32(4, 36 + samples.length * 2, true);
+  text(8, 'WAVE');
+  text(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, 1, true); // mono
+  view.setUint32(24, SAMPLE_RATE, true);
+  view.setUint32(28, SAMPLE_RATE * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  text(36, 'data');
+  view.setUint32(40, samples.length * 2, true);
+  samples.forEach((s, i) => view.setInt16(44 + i * 2, Math.round(Math.max(-1, Math.min(1, s)) * 32767), true));
+  return bytes;
+}
+
+/** Every sound, rendered and encoded. */
+export function renderSounds(): Map<SoundName, Uint8Array> {
+  return new Map(SOUND_NAMES.map((name) => [name, encodeWav(RECIPES[name]())]));
+}
+
+export const SOUNDS_DIR = resolve(import.meta.dirname, '..', 'assets', 'sounds');
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  mkdirSync(SOUNDS_DIR, { recursive: true });
+  let total = 0;
+  for (const [name, bytes] of renderSounds()) {
+    writeFileSync(join(SOUNDS_DIR, `${name}.wav`), bytes);
+    total += bytes.length;
+    console.log(`${name}.wav  ${bytes.length} bytes`);
+  }
+  console.log(`total ${total} bytes in ${SOUNDS_DIR}`);
+}
