@@ -73,8 +73,9 @@ function addTone(out: Float64Array, tone: Tone): void {
 }
 
 /**
- * Adds band-passed noise (Chamberlin state-variable filter) whose centre follows
- * `centre(t)` and whose loudness follows `envelope(t)`.
+ * Adds band-passed noise whose centre follows `centre(t)` and whose loudness follows
+ * `envelope(t)`: `stages` Chamberlin state-variable band-passes in series (more stages,
+ * a softer, narrower whoosh), each of resonance `q`.
  */
 function addNoise(
   out: Float64Array,
@@ -84,19 +85,24 @@ function addNoise(
   centre: (t: number) => number,
   envelope: (t: number) => number,
   q = 1.2,
+  stages = 1,
 ): void {
   const random = noise(seed);
   const start = Math.round(at * SAMPLE_RATE);
   const length = Math.min(Math.round(duration * SAMPLE_RATE), out.length - start);
-  let low = 0;
-  let band = 0;
+  const low = new Float64Array(stages);
+  const band = new Float64Array(stages);
   for (let i = 0; i < length; i++) {
     const t = i / SAMPLE_RATE;
     const f = 2 * Math.sin((Math.PI * Math.min(centre(t), SAMPLE_RATE / 6)) / SAMPLE_RATE);
-    const high = random() - low - band / q; // q: the filter's resonance (higher = narrower band)
-    band += f * high;
-    low += f * band;
-    out[start + i] = (out[start + i] ?? 0) + band * envelope(t);
+    let x = random();
+    for (let k = 0; k < stages; k++) {
+      const high = x - (low[k] ?? 0) - (band[k] ?? 0) / q;
+      band[k] = (band[k] ?? 0) + f * high;
+      low[k] = (low[k] ?? 0) + f * (band[k] ?? 0);
+      x = band[k] ?? 0;
+    }
+    out[start + i] = (out[start + i] ?? 0) + x * envelope(t);
   }
 }
 
@@ -157,9 +163,10 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
       0,
       0.5,
       11,
-      (t) => 250 + 1300 * Math.sin((t / 0.5) * Math.PI * 0.8),
+      (t) => 300 + 1500 * Math.sin((t / 0.5) * Math.PI * 0.8),
       (t) => Math.min(1, t / 0.14) * Math.exp(-Math.max(0, t - 0.14) / 0.11),
-      2.5,
+      2,
+      2,
     );
     return normalize(out, 0.55);
   },
@@ -222,15 +229,19 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
   // A losing unit: two soft falling notes, kind rather than sad.
   lose() {
     const out = silence(0.8);
-    addTone(out, { at: 0, freq: note(-2), duration: 0.32, gain: 0.8, wave: 'triangle', attack: 0.02, decay: 0.2 });
+    const soft = [
+      [1, 1, 1],
+      [2, 0.2, 0.5],
+    ] as const;
+    addTone(out, { at: 0, freq: note(-2), duration: 0.32, gain: 0.8, attack: 0.02, decay: 0.2, partials: soft });
     addTone(out, {
       at: 0.26,
       freq: (t) => note(-6) * (1 - 0.04 * Math.min(1, t / 0.5)) * (1 + 0.006 * Math.sin(t * TAU * 5)),
       duration: 0.54,
       gain: 0.85,
-      wave: 'triangle',
       attack: 0.03,
       decay: 0.25,
+      partials: soft,
     });
     return normalize(out, 0.5);
   },
