@@ -72,6 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     return503OnClosing: true,
   });
   app.decorateRequest('playerId', null);
+  // The API speaks JSON only: any other body type is refused with 415.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));

@@ -17,13 +17,20 @@ export interface RunningServer {
 }
 
 /** Opens the store (generating starter blocks on a first start), then serves the API and the client. */
-export async function startServer(
-  config: ServerConfig,
-  log: (line: string) => void = (line) => console.log(line),
-): Promise<RunningServer> {
-  const library = new BlockLibrary();
+export interface StartOptions {
+  log?: (line: string) => void;
+  /** Block files already read (tests share one across servers; blocks never change). */
+  library?: BlockLibrary;
+  /** Runs on the opened store before the starter blocks and before listening. */
+  prepare?: (store: Store) => Promise<void>;
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const library = options.library ?? new BlockLibrary();
   const store = SqliteStore.open(config.dataDir, library);
   try {
+    await options.prepare?.(store);
     if ((await store.listBlocks()).length === 0) {
       log('no block loaded yet: generating one block per stake (a few seconds each)…');
       await generateStarterBlocks(store, config.dataDir, log);

@@ -140,6 +140,10 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/api/plays/:playId/finish',
     {
       schema: { params: playIdParams, body: emptyBody, response: withErrors(playResponseSchema, 400, 401, 404, 429) },
+      // No body at all is the same as {}.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
     },
     async (request): Promise<PlayResponse> => {
       const playerId = requirePlayer(request);

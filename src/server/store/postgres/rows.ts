@@ -1,0 +1,90 @@
+import type { Launched, StakeCents, Unit } from '../../../rules/index.ts';
+import { decodeUnit } from '../../unitCode.ts';
+import type { BlockRecord, PlayerRecord, PlayRecord } from '../types.ts';
+
+/** Rows as PostgreSQL returns them (BIGINT parsed to number by the store's type parser). */
+export interface PlayRow {
+  play_id: string;
+  player_id: string;
+  stake_cents: number;
+  block_id: string | null;
+  position: number | null;
+  fixture: boolean;
+  unit_code: string;
+  bells: number;
+  points: number;
+  jeu1_cents: number;
+  jeu2_cents: number;
+  win_cents: number;
+  balance_before_cents: number;
+  balance_after_cents: number;
+  launched: number;
+  finished: boolean;
+  created_at: string;
+}
+
+export interface BlockRow {
+  id: string;
+  stake_cents: number;
+  file_path: string;
+  count: number;
+  next_position: number;
+  status: string;
+}
+
+export interface PlayerRow {
+  id: string;
+  kind: string;
+  balance_cents: number;
+}
+
+export const PLAY_COLUMNS = `play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
+  jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, launched, finished, created_at`;
+
+export const BLOCK_COLUMNS = 'id, stake_cents, file_path, count, next_position, status';
+
+export function launchedFromMask(mask: number): Launched {
+  return [(mask & 1) !== 0, (mask & 2) !== 0, (mask & 4) !== 0, (mask & 8) !== 0];
+}
+
+export function maskFromLaunched(launched: Launched): number {
+  return launched.reduce((mask, on, i) => (on ? mask | (1 << i) : mask), 0);
+}
+
+export function toPlay(row: PlayRow, unit?: Unit): PlayRecord {
+  const stakeCents = row.stake_cents as StakeCents;
+  return {
+    playId: row.play_id,
+    playerId: row.player_id,
+    stakeCents,
+    blockId: row.block_id,
+    position: row.position,
+    fixture: row.fixture,
+    unit: unit ?? decodeUnit(row.unit_code, stakeCents),
+    bells: row.bells,
+    points: row.points,
+    jeu1WinCents: row.jeu1_cents,
+    jeu2WinCents: row.jeu2_cents,
+    winCents: row.win_cents,
+    balanceBeforeCents: row.balance_before_cents,
+    balanceAfterCents: row.balance_after_cents,
+    launched: launchedFromMask(row.launched),
+    finished: row.finished,
+    createdAt: row.created_at,
+  };
+}
+
+export function toBlock(row: BlockRow): BlockRecord {
+  return {
+    id: row.id,
+    stakeCents: row.stake_cents as StakeCents,
+    filePath: row.file_path,
+    count: row.count,
+    nextPosition: row.next_position,
+    status: row.status as BlockRecord['status'],
+  };
+}
+
+export function toPlayer(row: PlayerRow): PlayerRecord {
+  return { id: row.id, kind: row.kind as PlayerRecord['kind'], balanceCents: row.balance_cents };
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateBlock, readBlockFile, writeBlockFile, type Block } from '../../emission/index.ts';
+import type { StakeCents } from '../../rules/index.ts';
+import { BlockLibrary } from '../blockLibrary.ts';
+import { verifyForSale } from '../blockLoading.ts';
+
+/**
+ * Full blocks for the server tests, generated once (a few seconds each) and kept under
+ * .tmp/ (gitignored) so that later runs only read them. Fixed seeds: the same bytes on
+ * every machine. Two blocks of 1 € so that tests can cross from one to the next.
+ */
+export const TEST_BLOCK_SEEDS: readonly { stakeCents: StakeCents; seedHex: string }[] = [
+  { stakeCents: 100, seedHex: '5e1e0001' },
+  { stakeCents: 100, seedHex: '5e1e0002' },
+  { stakeCents: 200, seedHex: '5e1e0003' },
+  { stakeCents: 300, seedHex: '5e1e0004' },
+  { stakeCents: 500, seedHex: '5e1e0005' },
+];
+
+const CACHE_DIR = path.resolve('.tmp', 'test-blocks');
+const LOCK_DIR = path.join(CACHE_DIR, '.lock');
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Test workers run in parallel: one generates, the others wait for it. */
+async function withLock<T>(work: () => Promise<T>): Promise<T> {
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK_DIR);
+      break;
+    } catch {
+      // A lock older than 5 minutes belongs to a worker that died.
+      const stat = fs.statSync(LOCK_DIR, { throwIfNoEntry: false });
+      if (stat && Date.now() - stat.mtimeMs > 300_000) fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+      await sleep(200);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+  }
+}
+
+export interface CachedBlock {
+  file: string;
+  block: Block;
+}
+
+let cached: Promise<CachedBlock[]> | null = null;
+
+/** The test blocks, read (and generated when missing), in TEST_BLOCK_SEEDS order. */
+export function testBlocks(): Promise<CachedBlock[]> {
+  cached ??= withLock(async () => {
+    const out: CachedBlock[] = [];
+    for (const { stakeCents, seedHex } of TEST_BLOCK_SEEDS) {
+      const file = path.join(CACHE_DIR, `${stakeCents}-${seedHex}.block`);
+      if (!fs.existsSync(file)) {
+        const block = generateBlock({ stakeCents, seedHex });
+        verifyForSale(block, file);
+        await writeBlockFile(file, block);
+      }
+      out.push({ file, block: readBlockFile(file) });
+    }
+    return out;
+  });
+  return cached;
+}
+
+/** A library already holding the test blocks, shared by every server of a test file. */
+export async function testLibrary(): Promise<BlockLibrary> {
+  const library = new BlockLibrary();
+  for (const { block } of await testBlocks()) library.add(block);
+  return library;
+}

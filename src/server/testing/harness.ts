@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { SessionResponse } from '../../rules/index.ts';
+import { loadConfig } from '../config.ts';
+import { startServer, type RunningServer } from '../server.ts';
+import type { SqliteStore } from '../store/sqlite/sqliteStore.ts';
+import type { Store } from '../store/types.ts';
+import { testBlocks, testLibrary } from './blockCache.ts';
+
+/** A throw-away data directory under the system's temp dir. */
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'spincake-test-'));
+}
+
+/** Puts the cached test blocks on sale in a store, in TEST_BLOCK_SEEDS order (no copy). */
+export async function addTestBlocks(store: Store): Promise<void> {
+  for (const { file, block } of await testBlocks()) {
+    await store.addBlock(
+      { id: block.id, stakeCents: block.header.stakeCents, filePath: file, count: block.header.count },
+      new Date(),
+    );
+  }
+}
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  sqlite: SqliteStore;
+}
+
+/** A real server on a free port with a real SQLite file, and the test blocks on sale. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = tempDataDir();
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', CLIENT_DIR: dataDir, ...env });
+  const server = await startServer(config, {
+    library: await testLibrary(),
+    log: () => {},
+    prepare: addTestBlocks,
+  });
+  return {
+    ...server,
+    dataDir,
+    sqlite: server.store as SqliteStore,
+    close: async () => {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON of `body`. */
+  raw?: string;
+  contentType?: string | null;
+  headers?: Record<string, string>;
+}
+
+export async function call<T = unknown>(
+  baseUrl: string,
+  method: string,
+  url: string,
+  options: RequestOptions = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
+  if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
+  const response = await fetch(`${baseUrl}${url}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+export async function demoSession(baseUrl: string): Promise<SessionResponse> {
+  const reply = await call<SessionResponse>(baseUrl, 'POST', '/api/session', { body: {} });
+  if (reply.status !== 200) throw new Error(`session failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
+
+export const newPlayId = (): string => randomUUID();
+
+/** Every row of every table, to prove that a refused request changed nothing. */
+export function databaseDump(store: SqliteStore): string {
+  const tables = ['players', 'blocks', 'plays', 'entries'];
+  return JSON.stringify(tables.map((t) => store.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+}
