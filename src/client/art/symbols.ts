@@ -63,7 +63,7 @@ function bell(g: GraphicsContext): void {
   g.circle(0, -38, 4.5).fill(PALETTE.raspberry).stroke(bow);
   g.circle(-11, -42, 1.8).fill({ color: 0xffffff, alpha: 0.7 });
   // A sparkle: wins glitter.
-  g.star(34, -30, 4, 9, 2.5).fill(0xffffff);
+  g.star(34, -30, 4, 9, 2.5).fill(0xffffff).stroke(outline(SHADES.goldDeep, 1.5));
 }
 
 function cupcake(g: GraphicsContext): void {
