@@ -3,7 +3,7 @@ import { BlockLibrary } from './blockLibrary.ts';
 import { BlockRefusedError, loadBlockFile } from './blockLoading.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { auditLedger } from './ledgerAudit.ts';
-import { SqliteStore } from './store/sqlite/sqliteStore.ts';
+import { openStore } from './store/openStore.ts';
 import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
 
 const USAGE = `usage: tsx src/server/cli.ts <command>
@@ -21,7 +21,7 @@ async function run(args: string[]): Promise<number> {
     case 'load': {
       if (rest.length === 0) throw new UsageError('load needs at least one block file');
       const library = new BlockLibrary();
-      const store = SqliteStore.open(config.dataDir, library);
+      const store = await openStore(config, library);
       try {
         for (const file of rest) {
           const block = await loadBlockFile(store, config.dataDir, file);
@@ -36,7 +36,7 @@ async function run(args: string[]): Promise<number> {
     }
     case 'audit-ledger': {
       const library = new BlockLibrary();
-      const store = SqliteStore.open(config.dataDir, library);
+      const store = await openStore(config, library);
       try {
         const report = await store.readSnapshot(() => auditLedger(store, library));
         for (const line of report.problems) console.log(`PROBLEM ${line}`);

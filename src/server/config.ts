@@ -21,6 +21,8 @@ export interface ServerConfig {
   rateLimitPerMinute: number;
   /** Lifetime of a session token. */
   sessionTtlSeconds: number;
+  /** postgres://… to keep the data in PostgreSQL (several instances may share it); unset: SQLite in dataDir. */
+  databaseUrl?: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +91,22 @@ function origins(env: Env, name: string): string[] {
     });
 }
 
+function databaseUrl(env: Env, name: string): string | null {
+  const raw = read(env, name);
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as postgres://user@host:5432/spincake`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`${name} must start with postgres:// or postgresql://, got "${url.protocol}//…"`);
+  }
+  if (url.pathname.length <= 1) throw new ConfigError(`${name} must name a database, as in postgres://host/spincake`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const opensAt = date(env, 'SALES_OPENS_AT');
   const closesAt = date(env, 'SALES_CLOSES_AT');
@@ -116,5 +134,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     testMode: flag(env, 'SPINCAKE_TEST_MODE', false),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
+    databaseUrl: databaseUrl(env, 'DATABASE_URL'),
   };
 }

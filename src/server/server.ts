@@ -3,7 +3,7 @@ import { buildApp, type AppContext } from './app.ts';
 import { BlockLibrary } from './blockLibrary.ts';
 import { generateStarterBlocks } from './blockLoading.ts';
 import type { ServerConfig } from './config.ts';
-import { SqliteStore } from './store/sqlite/sqliteStore.ts';
+import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
 
 export interface RunningServer {
@@ -28,7 +28,7 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const library = options.library ?? new BlockLibrary();
-  const store = SqliteStore.open(config.dataDir, library);
+  const store = await openStore(config, library);
   try {
     await options.prepare?.(store);
     if ((await store.listBlocks()).length === 0) {

@@ -40,7 +40,11 @@ export type Outcome = { result: BuyResult } | { error: unknown };
  * left. Units are taken from the locked cursors in memory, so the batch holds the block
  * row once, whatever its size; the store writes the result in the same transaction.
  */
-export function planBatch(requests: readonly BuyRequest[], reads: BatchReads, units: UnitSource): {
+export function planBatch(
+  requests: readonly BuyRequest[],
+  reads: BatchReads,
+  units: UnitSource,
+): {
   outcomes: Outcome[];
   writes: BatchWrites;
 } {
