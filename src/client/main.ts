@@ -1,0 +1,115 @@
+import '@fontsource/fredoka/latin-500.css';
+import '@fontsource/fredoka/latin-600.css';
+import '@fontsource/fredoka/latin-700.css';
+import './ui/styles.css';
+import gsap from 'gsap';
+import { createGameAudio } from './audio/index.ts';
+import { GameController } from './game/controller.ts';
+import { reflectRound } from './testMode.ts';
+import { isTestMode, installTestApi, seededRandom } from './testMode.ts';
+import { pickLocale, stringsFor } from './i18n/index.ts';
+import { createGameApi } from './net/api.ts';
+import { Hud } from './ui/hud.ts';
+import { computeLayout } from './ui/layout.ts';
+import { fillRules, HistoryList, Panel } from './ui/panels.ts';
+import { FONT_FAMILY } from './view/wheelFace.ts';
+import { Scene } from './view/scene.ts';
+
+function setLoading(fraction: number): void {
+  const bar = document.getElementById('loading-bar');
+  if (bar) bar.style.transform = `scaleX(${fraction})`;
+  document.getElementById('loading')?.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
+}
+
+async function boot(): Promise<void> {
+  const search = location.search;
+  const locale = pickLocale(search);
+  const strings = stringsFor(locale);
+  const testMode = isTestMode(search);
+  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  document.documentElement.lang = locale;
+  document.body.dataset.phase = 'loading';
+  document.body.dataset.overlay = 'hidden';
+  const loadingLabel = document.getElementById('loading-label');
+  if (loadingLabel) loadingLabel.textContent = strings.loading;
+
+  setLoading(0.1);
+  // The wheel texts are drawn into textures: the font must be there before the first frame.
+  await Promise.all(['500', '600', '700'].map((w) => document.fonts.load(`${w} 32px ${FONT_FAMILY}`, '0123456789€')));
+  setLoading(0.4);
+
+  const host = document.getElementById('app')!;
+  const api = createGameApi();
+  const audio = createGameAudio(localStorage);
+  // Mobile browsers allow sound only after a gesture: the first tap anywhere unlocks it.
+  window.addEventListener('pointerdown', () => audio.unlock(), { once: true, capture: true });
+  let controller: GameController | null = null;
+  const rulesPanel = new Panel(document.body, 'rules-panel', strings.rules, strings);
+  const historyPanel = new Panel(document.body, 'history-panel', strings.history, strings);
+  let stakeForRules: Parameters<typeof fillRules>[1] = 100;
+  const history = new HistoryList(historyPanel.body, strings, locale, (before) =>
+    api.plays(controller?.session.token ?? '', 10, before),
+  );
+  const hud = new Hud(host, strings, locale, {
+    play: () => void controller?.play(),
+    go: (i) => controller?.go(i),
+    goAll: () => controller?.goAll(),
+    stake: (s) => {
+      stakeForRules = s;
+      controller?.selectStake(s);
+    },
+    toggleMute: () => controller?.toggleMute(),
+    history: () => {
+      historyPanel.open();
+      void history.refresh();
+    },
+    rules: () => {
+      fillRules(rulesPanel.body, stakeForRules, strings, locale);
+      rulesPanel.open();
+    },
+    closeResult: () => controller?.closeResult(),
+  });
+
+  const scene = await Scene.create(hud.canvasHost, search, () => audio.play('tick'));
+  document.body.dataset.renderer = scene.rendererName;
+  setLoading(0.7);
+
+  const relayout = () => {
+    const layout = computeLayout(host.clientWidth, host.clientHeight);
+    scene.relayout(layout);
+    hud.relayout(layout);
+  };
+  relayout();
+  new ResizeObserver(relayout).observe(host);
+
+  const random = testMode ? seededRandom(Number(new URLSearchParams(search).get('seed') ?? 1)) : Math.random;
+  controller = new GameController({
+    api,
+    table: scene,
+    controls: hud,
+    audio,
+    strings,
+    locale,
+    storage: localStorage,
+    random,
+    reducedMotion,
+    launchToken: new URLSearchParams(search).get('launchToken'),
+    later: (seconds, fn) => void gsap.delayedCall(seconds, fn),
+    onChange: reflectRound,
+  });
+  if (testMode) {
+    const c = controller;
+    installTestApi({
+      round: () => c.round,
+      finishSpins: () => scene.finishSpins(),
+      token: () => c.session.token,
+      renderer: scene.rendererName,
+    });
+  }
+  await controller.start();
+  setLoading(1);
+  document.getElementById('loading')?.classList.add('done');
+  document.body.dataset.ready = 'true';
+}
+
+void boot();

@@ -1,0 +1,246 @@
+import gsap from 'gsap';
+import type { Play, StakeOffer } from '../../rules/api.ts';
+import { formatCents, type Locale } from '../../rules/money.ts';
+import type { StakeCents } from '../../rules/stakes.ts';
+import type { Strings } from '../i18n/index.ts';
+import { button, el, icon, ICONS } from './dom.ts';
+import type { Layout } from './layout.ts';
+
+export interface HudHandlers {
+  play(): void;
+  go(wheel: number): void;
+  goAll(): void;
+  stake(stakeCents: StakeCents): void;
+  toggleMute(): void;
+  history(): void;
+  rules(): void;
+  closeResult(): void;
+}
+
+export interface ControlsState {
+  canPlay: boolean;
+  buying: boolean;
+  canGo: readonly boolean[];
+  canGoAll: boolean;
+  stakesEnabled: boolean;
+}
+
+/**
+ * The DOM layer over the canvas: every control is a real <button> with a French
+ * accessible name, positioned from the same layout as the wheels; plus the result
+ * card, the message line and a polite live region.
+ */
+export class Hud {
+  readonly root: HTMLElement;
+  readonly canvasHost: HTMLElement;
+  private readonly goButtons: HTMLButtonElement[];
+  private readonly goAllButton: HTMLButtonElement;
+  private readonly playButton: HTMLButtonElement;
+  private readonly stakeButtons = new Map<StakeCents, HTMLButtonElement>();
+  private readonly stakeRow: HTMLElement;
+  private readonly balanceValue: HTMLElement;
+  private readonly muteButton: HTMLButtonElement;
+  private readonly message: HTMLElement;
+  private readonly live: HTMLElement;
+  private readonly resultLayer: HTMLElement;
+  private readonly bar: HTMLElement;
+  private revealTimeline: gsap.core.Timeline | null = null;
+
+  constructor(
+    host: HTMLElement,
+    private readonly t: Strings,
+    private readonly locale: Locale,
+    private readonly handlers: HudHandlers,
+  ) {
+    this.root = host;
+    this.canvasHost = el('div', { className: 'canvas-host' });
+
+    const logo = el('h1', { className: 'logo', attrs: { 'aria-label': t.title } }, [
+      el('span', { className: 'logo-spin', text: 'SPIN' }),
+      el('span', { className: 'logo-cake', text: 'CAKE' }),
+    ]);
+    this.muteButton = button('icon-button', '', t.mute);
+    this.muteButton.append(icon(ICONS.soundOn));
+    this.muteButton.addEventListener('click', () => handlers.toggleMute());
+    const historyButton = button('icon-button', '', t.history);
+    historyButton.append(icon(ICONS.history));
+    historyButton.addEventListener('click', () => handlers.history());
+    const rulesButton = button('icon-button', '', t.rules);
+    rulesButton.append(icon(ICONS.rules));
+    rulesButton.addEventListener('click', () => handlers.rules());
+    const header = el('header', { className: 'top' }, [
+      logo,
+      el('nav', { className: 'corner', attrs: { 'aria-label': t.title } }, [
+        this.muteButton,
+        historyButton,
+        rulesButton,
+      ]),
+    ]);
+
+    this.goButtons = [0, 1, 2, 3].map((i) => {
+      const b = button('go wheel-go', t.go, t.goWheelLabel(i + 1));
+      b.dataset.wheel = String(i + 1);
+      b.addEventListener('click', () => handlers.go(i));
+      return b;
+    });
+
+    this.balanceValue = el('output', { className: 'balance-value', text: '—' });
+    const balance = el('div', { className: 'balance' }, [
+      el('span', { className: 'balance-label', text: t.balance }),
+      this.balanceValue,
+    ]);
+    this.stakeRow = el('div', { className: 'stakes', attrs: { role: 'group', 'aria-label': t.stakeHeading } });
+    this.playButton = button('play', t.play);
+    this.playButton.addEventListener('click', () => handlers.play());
+    this.goAllButton = button('go go-all', t.goAll, t.goAllLabel);
+    this.goAllButton.addEventListener('click', () => handlers.goAll());
+    this.bar = el('div', { className: 'bar' }, [
+      balance,
+      this.stakeRow,
+      el('div', { className: 'actions' }, [this.playButton, this.goAllButton]),
+    ]);
+
+    this.message = el('p', { className: 'message', attrs: { role: 'alert' } });
+    this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
+    this.resultLayer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
+
+    host.append(this.canvasHost, header, ...this.goButtons, this.bar, this.message, this.resultLayer, this.live);
+  }
+
+  relayout(layout: Layout): void {
+    this.root.dataset.layout = layout.mode;
+    layout.goButtons.forEach((r, i) => {
+      const b = this.goButtons[i]!;
+      b.style.left = `${r.x}px`;
+      b.style.top = `${r.y}px`;
+      b.style.width = `${r.width}px`;
+      b.style.height = `${r.height}px`;
+    });
+    this.bar.style.height = `${layout.bar.height}px`;
+  }
+
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void {
+    if (this.stakeButtons.size === 0) {
+      for (const offer of offers) {
+        const amount = formatCents(offer.stakeCents, this.locale);
+        const b = button('stake', amount, this.t.stakeLabel(amount));
+        b.addEventListener('click', () => this.handlers.stake(offer.stakeCents));
+        this.stakeButtons.set(offer.stakeCents, b);
+        this.stakeRow.append(b);
+      }
+    }
+    for (const offer of offers) {
+      const b = this.stakeButtons.get(offer.stakeCents);
+      if (!b) continue;
+      b.setAttribute('aria-pressed', String(offer.stakeCents === selected));
+      b.classList.toggle('sold-out', !offer.onSale);
+      b.title = offer.onSale ? '' : this.t.soldOut;
+    }
+  }
+
+  setControls(c: ControlsState): void {
+    this.playButton.disabled = !c.canPlay;
+    this.playButton.textContent = c.buying ? this.t.playBusy : this.t.play;
+    this.playButton.setAttribute('aria-busy', String(c.buying));
+    // The accessible name stays « Jouer » while busy.
+    if (c.buying) this.playButton.setAttribute('aria-label', this.t.play);
+    else this.playButton.removeAttribute('aria-label');
+    this.goButtons.forEach((b, i) => (b.disabled = !c.canGo[i]));
+    this.goAllButton.disabled = !c.canGoAll;
+    for (const b of this.stakeButtons.values()) b.disabled = !c.stakesEnabled;
+  }
+
+  setBalance(cents: number | null): void {
+    this.balanceValue.textContent = cents === null ? '—' : formatCents(cents, this.locale);
+  }
+
+  setMuted(muted: boolean): void {
+    this.muteButton.replaceChildren(icon(muted ? ICONS.soundOff : ICONS.soundOn));
+    this.muteButton.setAttribute('aria-label', muted ? this.t.unmute : this.t.mute);
+    this.muteButton.setAttribute('aria-pressed', String(muted));
+  }
+
+  showMessage(text: string | null): void {
+    this.message.textContent = text ?? '';
+    this.message.classList.toggle('visible', !!text);
+    document.body.dataset.message = text ? 'shown' : 'none';
+  }
+
+  announce(text: string): void {
+    const line = el('p', { text });
+    this.live.append(line);
+    while (this.live.childElementCount > 8) this.live.firstElementChild?.remove();
+  }
+
+  /** The result card: JEU 1, JEU 2, then the single total, counting up. */
+  showResult(play: Play, reducedMotion: boolean): void {
+    const t = this.t;
+    const money = (c: number) => formatCents(c, this.locale);
+    const won = play.winCents > 0;
+    const row = (name: string, detail: string, win: number, key: string) =>
+      el('div', { className: `result-row ${win > 0 ? 'won' : ''}`, attrs: { 'data-game': key } }, [
+        el('span', { className: 'result-game', text: name }),
+        el('span', { className: 'result-detail', text: detail }),
+        el('span', { className: 'result-win', text: win > 0 ? money(win) : t.noWin }),
+      ]);
+    const jeu1 = row(t.jeu1, t.bellsFound(play.jeu1.bells), play.jeu1.winCents, 'jeu1');
+    const jeu2 = row(t.jeu2, t.pointsTotal(play.jeu2.points), play.jeu2.winCents, 'jeu2');
+    const totalValue = el('span', { className: 'total-value', text: money(reducedMotion ? play.winCents : 0) });
+    const total = won
+      ? el('div', { className: 'result-total' }, [el('span', { className: 'total-label', text: t.total }), totalValue])
+      : el('p', { className: 'result-lost', text: t.lostMessage });
+    const again = button('play again', t.newRound);
+    again.addEventListener('click', () => this.handlers.closeResult());
+    const title = el('h2', {
+      className: 'result-title',
+      text: won ? t.youWin : t.lostTitle,
+      attrs: { id: 'result-title' },
+    });
+    const card = el(
+      'section',
+      {
+        className: `result-card ${won ? 'win' : 'lose'}`,
+        attrs: { role: 'dialog', 'aria-labelledby': 'result-title', 'data-win-cents': String(play.winCents) },
+      },
+      [title, jeu1, jeu2, total, again],
+    );
+    this.resultLayer.replaceChildren(card);
+    this.resultLayer.hidden = false;
+    document.body.dataset.overlay = 'revealing';
+
+    this.revealTimeline?.kill();
+    const tl = gsap.timeline({
+      onComplete: () => {
+        totalValue.textContent = money(play.winCents);
+        document.body.dataset.overlay = 'shown';
+        again.focus({ preventScroll: true });
+      },
+    });
+    if (!reducedMotion) {
+      tl.from(card, { scale: 0.85, opacity: 0, duration: 0.35, ease: 'back.out(1.6)' })
+        .from(jeu1, { opacity: 0, x: -16, duration: 0.3 }, '+=0.1')
+        .from(jeu2, { opacity: 0, x: -16, duration: 0.3 }, '+=0.25')
+        .from(total, { opacity: 0, y: 10, duration: 0.3 }, '+=0.25');
+      if (won) {
+        const counter = { cents: 0 };
+        const steps = Math.min(2.2, 0.6 + Math.log10(play.winCents / 50 + 1) * 0.4);
+        tl.to(counter, {
+          cents: play.winCents,
+          duration: steps,
+          ease: 'power2.out',
+          // Whole cents on the way up, the server's exact figure at the end.
+          onUpdate: () => (totalValue.textContent = money(Math.round(counter.cents))),
+        });
+      }
+    }
+    this.revealTimeline = tl;
+  }
+
+  hideResult(): void {
+    this.revealTimeline?.kill();
+    this.revealTimeline = null;
+    this.resultLayer.hidden = true;
+    this.resultLayer.replaceChildren();
+    document.body.dataset.overlay = 'hidden';
+  }
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { computeLayout, MIN_TAP, PLATE, type Layout, type Rect } from './layout.ts';
+
+const inside = (r: Rect, l: Layout) => r.x >= 0 && r.y >= 0 && r.x + r.width <= l.width && r.y + r.height <= l.height;
+const overlaps = (a: Rect, b: Rect) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+/** The plate around the cake, and the piping tip above it. */
+const wheelBox = (w: { x: number; y: number; radius: number }): Rect => ({
+  x: w.x - w.radius * PLATE,
+  y: w.y - w.radius * 1.28,
+  width: 2 * w.radius * PLATE,
+  height: w.radius * (1.28 + PLATE),
+});
+
+describe('computeLayout', () => {
+  it('desktop 1280×720: a row of four big wheels', () => {
+    const l = computeLayout(1280, 720);
+    expect(l.mode).toBe('desktop');
+    expect(new Set(l.wheels.map((w) => w.y)).size).toBe(1);
+    expect(l.wheels[0]!.radius).toBeGreaterThanOrEqual(120);
+  });
+
+  it('mobile portrait 390×844: a 2 × 2 grid, tap targets at least 44 px', () => {
+    const l = computeLayout(390, 844);
+    expect(l.mode).toBe('portrait');
+    expect(new Set(l.wheels.map((w) => w.y)).size).toBe(2);
+    expect(new Set(l.wheels.map((w) => w.x)).size).toBe(2);
+    for (const go of l.goButtons) expect(go.height).toBeGreaterThanOrEqual(MIN_TAP);
+    expect(l.wheels[0]!.radius).toBeGreaterThanOrEqual(70);
+  });
+
+  it('mobile landscape 844×390: a row of four', () => {
+    const l = computeLayout(844, 390);
+    expect(l.mode).toBe('landscape');
+    expect(new Set(l.wheels.map((w) => w.y)).size).toBe(1);
+    for (const go of l.goButtons) expect(go.height).toBeGreaterThanOrEqual(MIN_TAP);
+  });
+
+  for (const [w, h] of [
+    [1280, 720],
+    [390, 844],
+    [844, 390],
+    [1920, 1080],
+    [360, 640],
+    [768, 1024],
+  ] as const) {
+    it(`${w}×${h}: wheels and GO buttons on screen, between header and bar, never overlapping`, () => {
+      const l = computeLayout(w, h);
+      const boxes = [...l.wheels.map(wheelBox), ...l.goButtons];
+      for (const b of boxes) {
+        expect(inside(b, l)).toBe(true);
+        expect(b.y).toBeGreaterThanOrEqual(l.header.height - 0.5);
+        expect(b.y + b.height).toBeLessThanOrEqual(l.bar.y + 0.5);
+      }
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i]!, boxes[j]!)).toBe(false);
+    });
+  }
+});

@@ -1,0 +1,100 @@
+/**
+ * Where everything goes for a viewport, in CSS pixels. Pure, so the Pixi scene (the
+ * wheels) and the DOM controls (buttons) are placed from the same numbers.
+ */
+export type LayoutMode = 'desktop' | 'portrait' | 'landscape';
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface WheelSlot {
+  /** Centre of the wheel. */
+  x: number;
+  y: number;
+  radius: number;
+}
+
+export interface Layout {
+  width: number;
+  height: number;
+  mode: LayoutMode;
+  header: Rect;
+  bar: Rect;
+  wheels: WheelSlot[];
+  goButtons: Rect[];
+}
+
+/** Smallest tap target on touch screens (WCAG / platform guidelines). */
+export const MIN_TAP = 44;
+const MAX_RADIUS = 150;
+/** The plate under each cake reaches this far, as a multiple of the wheel's radius. */
+export const PLATE = 1.08;
+
+interface Metrics {
+  header: number;
+  bar: number;
+  go: { width: number; height: number };
+  gap: number;
+  /** Room above the wheel for the piping-tip cursor, as a fraction of the radius. */
+  cursorAbove: number;
+  pad: number;
+}
+
+const METRICS: Record<LayoutMode, Metrics> = {
+  desktop: { header: 64, bar: 92, go: { width: 96, height: 48 }, gap: 18, cursorAbove: 0.3, pad: 24 },
+  portrait: { header: 56, bar: 148, go: { width: 88, height: MIN_TAP }, gap: 12, cursorAbove: 0.3, pad: 8 },
+  landscape: { header: 44, bar: 64, go: { width: 76, height: MIN_TAP }, gap: 8, cursorAbove: 0.3, pad: 8 },
+};
+
+export function layoutMode(width: number, height: number): LayoutMode {
+  if (height > width && width <= 700) return 'portrait';
+  if (height <= 500) return 'landscape';
+  return 'desktop';
+}
+
+export function computeLayout(width: number, height: number): Layout {
+  const mode = layoutMode(width, height);
+  const m = METRICS[mode];
+  const header: Rect = { x: 0, y: 0, width, height: m.header };
+  const bar: Rect = { x: 0, y: height - m.bar, width, height: m.bar };
+  const area: Rect = { x: 0, y: m.header, width, height: Math.max(0, height - m.header - m.bar) };
+
+  // Row of four or 2 × 2: whichever gives the bigger wheels.
+  const arrangements = [
+    { cols: 4, rows: 1 },
+    { cols: 2, rows: 2 },
+  ].map(({ cols, rows }) => {
+    const cellW = (area.width - 2 * m.pad) / cols;
+    const cellH = area.height / rows;
+    const byWidth = (cellW - m.gap) / (2 * PLATE);
+    const byHeight = (cellH - m.go.height - 2 * m.gap) / (2 + m.cursorAbove);
+    return { cols, rows, cellW, cellH, radius: Math.max(8, Math.min(MAX_RADIUS, byWidth, byHeight)) };
+  });
+  const best = arrangements[0]!.radius >= arrangements[1]!.radius ? arrangements[0]! : arrangements[1]!;
+
+  const wheels: WheelSlot[] = [];
+  const goButtons: Rect[] = [];
+  const blockH = best.radius * (2 + m.cursorAbove) + m.gap + m.go.height;
+  for (let i = 0; i < 4; i++) {
+    const col = i % best.cols;
+    const row = Math.floor(i / best.cols);
+    const cx = area.x + m.pad + best.cellW * (col + 0.5);
+    const cellTop = area.y + best.cellH * row;
+    const top = cellTop + (best.cellH - blockH) / 2;
+    const cy = top + best.radius * (1 + m.cursorAbove);
+    wheels.push({ x: round(cx), y: round(cy), radius: round(best.radius) });
+    goButtons.push({
+      x: round(cx - m.go.width / 2),
+      y: round(cy + best.radius + m.gap),
+      width: m.go.width,
+      height: m.go.height,
+    });
+  }
+  return { width, height, mode, header, bar, wheels, goButtons };
+}
+
+const round = (v: number) => Math.round(v * 2) / 2;

@@ -1,0 +1,34 @@
+import type { RendererPreference } from 'pixi.js';
+
+/**
+ * Which Pixi backend to use. WebGL only where the browser offers a real GPU: a context
+ * made with `failIfMajorPerformanceCaveat`, whose renderer is not a software
+ * rasteriser (Chromium still hands SwiftShader out under that flag in headless and
+ * blocklisted setups). Elsewhere the 2D canvas renderer, which holds 60 fps there.
+ * `?renderer=webgl|canvas` forces one for benchmarks and tests.
+ */
+export function rendererPreference(search: string, hasFastWebGL: () => boolean): RendererPreference[] {
+  const forced = new URLSearchParams(search).get('renderer');
+  if (forced === 'webgl') return ['webgl'];
+  if (forced === 'canvas') return ['canvas'];
+  return hasFastWebGL() ? ['webgl', 'canvas'] : ['canvas'];
+}
+
+const SOFTWARE = /swiftshader|llvmpipe|softpipe|software|basic render|mesa offscreen|subzero/i;
+
+export function isSoftwareRenderer(rendererName: string): boolean {
+  return SOFTWARE.test(rendererName);
+}
+
+/** Probes the browser once: a hardware WebGL context, or none. */
+export function hasFastWebGL(): boolean {
+  const canvas = document.createElement('canvas');
+  const attributes: WebGLContextAttributes = { failIfMajorPerformanceCaveat: true };
+  const gl = (canvas.getContext('webgl2', attributes) ??
+    canvas.getContext('webgl', attributes)) as WebGLRenderingContext | null;
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return !isSoftwareRenderer(name);
+}

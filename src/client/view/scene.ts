@@ -1,0 +1,109 @@
+import 'pixi.js/unsafe-eval';
+import gsap from 'gsap';
+import { Application, Container } from 'pixi.js';
+import { createSprinkle } from '../art/symbols.ts';
+import { SPRINKLE_COLORS } from '../art/palette.ts';
+import type { Segment } from '../../rules/unit.ts';
+import type { SpinPlan } from '../game/spin.ts';
+import type { Layout } from '../ui/layout.ts';
+import { hasFastWebGL, rendererPreference } from './renderer.ts';
+import { WheelView } from './wheelView.ts';
+
+/** How big a celebration is: 0 none, 1 small win … 3 jackpot. */
+export type Celebration = 0 | 1 | 2 | 3;
+
+/**
+ * The Pixi part of the table: four cake stands and the sprinkles. Buttons, text
+ * panels and the result card are DOM (crisp, accessible); this draws what turns.
+ */
+export class Scene {
+  readonly wheels: WheelView[] = [];
+  private readonly sprinkles = new Container();
+
+  private constructor(
+    readonly app: Application,
+    readonly rendererName: string,
+  ) {}
+
+  static async create(host: HTMLElement, search: string, onTick: (wheel: number) => void): Promise<Scene> {
+    const app = new Application();
+    await app.init({
+      preference: rendererPreference(search, hasFastWebGL),
+      resolution: Math.min(window.devicePixelRatio || 1, 3),
+      autoDensity: true,
+      backgroundAlpha: 0,
+      antialias: true,
+      width: host.clientWidth || window.innerWidth,
+      height: host.clientHeight || window.innerHeight,
+    });
+    app.canvas.setAttribute('aria-hidden', 'true');
+    host.appendChild(app.canvas);
+    const scene = new Scene(app, app.renderer.name);
+    for (let i = 0; i < 4; i++) {
+      const wheel = new WheelView(app.renderer, () => onTick(i));
+      scene.wheels.push(wheel);
+      app.stage.addChild(wheel.root);
+    }
+    app.stage.addChild(scene.sprinkles);
+    return scene;
+  }
+
+  relayout(layout: Layout): void {
+    if (this.app.screen.width !== layout.width || this.app.screen.height !== layout.height) {
+      this.app.renderer.resize(layout.width, layout.height);
+    }
+    layout.wheels.forEach((slot, i) => this.wheels[i]!.place(slot.x, slot.y, slot.radius));
+  }
+
+  showSegments(wheels: ReadonlyArray<{ segments: readonly Segment[] }> | null): void {
+    this.wheels.forEach((w, i) => w.showSegments(wheels ? wheels[i]!.segments : null));
+  }
+
+  rotationDeg(wheel: number): number {
+    return this.wheels[wheel]!.rotationDeg;
+  }
+
+  showStopped(wheel: number, stop: number, offset: number): void {
+    this.wheels[wheel]!.showStopped(stop, offset);
+  }
+
+  spin(wheel: number, plan: SpinPlan, reducedMotion: boolean): Promise<void> {
+    return this.wheels[wheel]!.spin(plan, reducedMotion);
+  }
+
+  finishSpins(): void {
+    for (const w of this.wheels) w.finishSpin();
+  }
+
+  /** The segments under the cursors glow; sprinkles rain, more for bigger wins. */
+  celebrate(level: Celebration, glowing: readonly boolean[], reducedMotion: boolean): void {
+    glowing.forEach((on, i) => this.wheels[i]!.setGlow(on));
+    if (level === 0 || reducedMotion) return;
+    const count = [0, 40, 90, 160][level]!;
+    const { width, height } = this.app.screen;
+    for (let k = 0; k < count; k++) {
+      const color = SPRINKLE_COLORS[k % SPRINKLE_COLORS.length]!;
+      const s = createSprinkle(color, 10 + Math.random() * 8);
+      s.position.set(Math.random() * width, -20 - Math.random() * height * 0.4);
+      s.rotation = Math.random() * Math.PI;
+      this.sprinkles.addChild(s);
+      gsap.to(s, {
+        y: height + 30,
+        x: s.x + (Math.random() - 0.5) * 160,
+        rotation: s.rotation + (Math.random() - 0.5) * 12,
+        duration: 1.8 + Math.random() * 1.6,
+        delay: Math.random() * (level === 3 ? 1.6 : 0.6),
+        ease: 'power1.in',
+        onComplete: () => s.destroy({ children: true }),
+      });
+    }
+  }
+
+  clearCelebration(): void {
+    for (const w of this.wheels) w.setGlow(false);
+    for (const s of [...this.sprinkles.children]) {
+      gsap.killTweensOf(s);
+      s.destroy({ children: true });
+    }
+  }
+}
