@@ -1,7 +1,7 @@
 import { SEGMENTS_PER_WHEEL, WHEELS_PER_UNIT, type PairKey, type StakeCents, type Unit } from '../rules/index.ts';
 import { BELL_CODE, PAIRS_BY_CODE, POINT_INDEX_MAX, POINTS_PER_INDEX, SYMBOL_CODES, pairCode } from './codes.ts';
-import { UNIT_BYTES, decodeUnit } from './record.ts';
-import { belowFromFloat, type RandomBelow } from './random.ts';
+import { STOPS_OFFSET, UNIT_BYTES, decodeUnit } from './record.ts';
+import { sourceFromFloat, type RandomSource } from './random.ts';
 
 /**
  * The face generator: given a unit's pair, draws four wheels whose cursors show exactly
@@ -13,6 +13,7 @@ import { belowFromFloat, type RandomBelow } from './random.ts';
 const WHEELS = WHEELS_PER_UNIT;
 const SEGMENTS = SEGMENTS_PER_WHEEL;
 const BELL = BELL_CODE;
+const STOPS = STOPS_OFFSET;
 const POINT_VALUES_COUNT = POINT_INDEX_MAX + 1;
 
 /** Per pair code: every 4-tuple of cursor point indices whose total lies in the pair's range, packed 4 bits each. */
@@ -53,28 +54,29 @@ const ANY_SEGMENT: Uint8Array = (() => {
 })();
 
 const NON_BELL_SYMBOLS = SYMBOL_CODES.length - 1;
+const ANY_SEGMENT_COUNT = ANY_SEGMENT.length;
 
 /**
  * Writes the UNIT_BYTES record of a unit of the given pair code at `offset`.
  * No allocation: the generator calls this a million times.
  */
-export function writeFaces(out: Uint8Array, offset: number, code: number, below: RandomBelow): void {
+export function writeFaces(out: Uint8Array, offset: number, code: number, random: RandomSource): void {
   const tuples = CURSOR_POINTS[code]!;
   const masks = BELL_MASKS[code]!;
-  const points = tuples[below(tuples.length)]!;
-  const bellMask = masks[below(masks.length)]!;
+  const points = tuples[random.belowMedium(tuples.length)]!;
+  const bellMask = masks[random.belowSmall(masks.length)]!;
   let stops = 0;
   for (let w = 0; w < WHEELS; w++) {
     const base = offset + w * SEGMENTS;
-    const stop = below(SEGMENTS);
-    const symbol = (bellMask >> w) & 1 ? BELL : 1 + below(NON_BELL_SYMBOLS);
+    const stop = random.belowSmall(SEGMENTS);
+    const symbol = (bellMask >> w) & 1 ? BELL : 1 + random.belowSmall(NON_BELL_SYMBOLS);
     const cursor = (symbol << 4) | ((points >> (4 * w)) & 15);
     // Redraw the rest of the wheel in the (rare) case that all six symbols came out the same.
     let sameSymbols: boolean;
     do {
       sameSymbols = true;
       for (let s = 0; s < SEGMENTS; s++) {
-        const segment = s === stop ? cursor : ANY_SEGMENT[below(ANY_SEGMENT.length)]!;
+        const segment = s === stop ? cursor : ANY_SEGMENT[random.belowSmall(ANY_SEGMENT_COUNT)]!;
         out[base + s] = segment;
         if (segment >> 4 !== symbol) sameSymbols = false;
       }
@@ -82,8 +84,8 @@ export function writeFaces(out: Uint8Array, offset: number, code: number, below:
     stops |= stop << (3 * w);
   }
   stops |= code << 12;
-  out[offset + 24] = stops & 0xff;
-  out[offset + 25] = stops >> 8;
+  out[offset + STOPS] = stops & 0xff;
+  out[offset + STOPS + 1] = stops >> 8;
 }
 
 /**
@@ -92,6 +94,6 @@ export function writeFaces(out: Uint8Array, offset: number, code: number, below:
  */
 export function unitForPair(pair: PairKey, stakeCents: StakeCents, random: () => number): Unit {
   const record = new Uint8Array(UNIT_BYTES);
-  writeFaces(record, 0, pairCode(pair), belowFromFloat(random));
+  writeFaces(record, 0, pairCode(pair), sourceFromFloat(random));
   return decodeUnit(record, 0, stakeCents);
 }

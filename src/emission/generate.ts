@@ -53,7 +53,7 @@ export function generateBlock(opts: GenerateOptions): Block {
     const code = lots[j]!;
     lots[j] = lots[i]!;
     lots[i] = code;
-    writeFaces(body, i * RECORD, code, faces.below);
+    writeFaces(body, i * RECORD, code, faces);
     if (onProgress && ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === count)) onProgress(i + 1, count);
   }
   return assembleBlock(stakeCents, seed, body);

@@ -14,10 +14,14 @@ export function freshSeed(): Uint8Array {
   return Uint8Array.from(randomBytes(MAX_SEED_BYTES));
 }
 
-/** Draws an integer in [0, n). */
-export type RandomBelow = (n: number) => number;
+/** Draws uniform integers in [0, n): `belowSmall` for n ≤ 256, `belowLarge` for n ≤ 2^32. */
+export interface RandomSource {
+  belowSmall(n: number): number;
+  belowMedium(n: number): number;
+  belowLarge(n: number): number;
+}
 
-const CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 const TWO_POW_32 = 0x1_0000_0000;
 
 /**
@@ -26,7 +30,7 @@ const TWO_POW_32 = 0x1_0000_0000;
  * use independent streams. Integers are drawn by rejection, so every value in
  * [0, n) is exactly equally likely.
  */
-export class KeystreamRandom {
+export class KeystreamRandom implements RandomSource {
   private readonly cipher;
   private readonly zeros = new Uint8Array(CHUNK_BYTES);
   private buffer = new Uint8Array(0);
@@ -52,6 +56,17 @@ export class KeystreamRandom {
     }
   }
 
+  /** One uniform integer in [0, n) for 1 ≤ n ≤ 65 536, from 16-bit words. */
+  belowMedium(n: number): number {
+    const limit = 65_536 - (65_536 % n);
+    for (;;) {
+      if (this.pos + 2 > this.buffer.length) this.refill();
+      const x = this.buffer[this.pos]! | (this.buffer[this.pos + 1]! << 8);
+      this.pos += 2;
+      if (x < limit) return x % n;
+    }
+  }
+
   /** One uniform integer in [0, n) for 1 ≤ n ≤ 2^32, from 32-bit words. */
   belowLarge(n: number): number {
     const limit = TWO_POW_32 - (TWO_POW_32 % n);
@@ -65,14 +80,17 @@ export class KeystreamRandom {
     }
   }
 
-  readonly below: RandomBelow = (n) => (n <= 256 ? this.belowSmall(n) : this.belowLarge(n));
+  below(n: number): number {
+    return n <= 256 ? this.belowSmall(n) : n <= 65_536 ? this.belowMedium(n) : this.belowLarge(n);
+  }
 }
 
-/** Adapts a `() => number` in [0, 1) (e.g. Math.random or a test PRNG) to RandomBelow. */
-export function belowFromFloat(random: () => number): RandomBelow {
-  return (n) => {
+/** Adapts a `() => number` in [0, 1) (e.g. Math.random or a test PRNG) to a RandomSource. */
+export function sourceFromFloat(random: () => number): RandomSource {
+  const below = (n: number) => {
     const r = random();
     if (!(r >= 0 && r < 1)) throw new RangeError(`random() must return a number in [0, 1), got ${r}`);
     return Math.floor(r * n);
   };
+  return { belowSmall: below, belowMedium: below, belowLarge: below };
 }
