@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { Play, PlayResponse, SessionResponse } from '../rules/index.ts';
+import { auditLedger } from './ledgerAudit.ts';
+import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
+import { testLibrary } from './testing/blockCache.ts';
+import { spawnServer, type ChildServer } from './testing/child.ts';
+import { addTestBlocks, call, newPlayId, tempDataDir } from './testing/harness.ts';
+
+const dataDir = tempDataDir();
+let running: ChildServer | null = null;
+
+afterAll(() => {
+  running?.process.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const STAKES = [100, 200, 300, 500] as const;
+const CRASHES = 4;
+const WORKERS = 8;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+it('survives SIGKILL at random moments under a stream of plays: nothing acknowledged is lost', async () => {
+  const library = await testLibrary();
+  const prepared = SqliteStore.open(dataDir, library);
+  await addTestBlocks(prepared);
+  await prepared.close();
+  const env = {
+    DATA_DIR: dataDir,
+    CLIENT_DIR: dataDir,
+    DEMO_BALANCE_CENTS: '100000000',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+  };
+
+  /** What the client saw acknowledged, and what it sent without an answer. */
+  const acknowledged = new Map<string, Play>();
+  const unanswered = new Map<string, number>();
+  let token = '';
+
+  async function send(url: string, playId: string, stakeCents: number): Promise<boolean> {
+    let reply;
+    try {
+      reply = await call<PlayResponse>(url, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
+    } catch {
+      return false; // The server died under this request: outcome unknown to the client.
+    }
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const seen = acknowledged.get(playId);
+    if (seen) expect(reply.body.play).toEqual(seen);
+    acknowledged.set(playId, reply.body.play);
+    unanswered.delete(playId);
+    return true;
+  }
+
+  for (let round = 0; round <= CRASHES; round++) {
+    running = await spawnServer(env);
+    const { url } = running;
+    if (round === 0) {
+      token = (await call<SessionResponse>(url, 'POST', '/api/session', { body: {} })).body.token;
+    }
+    // The client retries what it never saw answered, with the same playId: never a second debit.
+    for (const [playId, stake] of [...unanswered]) expect(await send(url, playId, stake)).toBe(true);
+    if (round === CRASHES) break;
+
+    let alive = true;
+    const workers = Array.from({ length: WORKERS }, async (_, w) => {
+      let i = 0;
+      while (alive) {
+        const playId = newPlayId();
+        const stake = STAKES[(w + i++) % STAKES.length]!;
+        unanswered.set(playId, stake);
+        if (!(await send(url, playId, stake))) return;
+      }
+    });
+    await sleep(300 + Math.random() * 900);
+    running.process.kill('SIGKILL');
+    alive = false;
+    expect(await running.exited).toBe('SIGKILL');
+    await Promise.all(workers);
+  }
+
+  // Every acknowledged play is there, exactly as acknowledged.
+  const server = running!;
+  expect(acknowledged.size).toBeGreaterThan(100);
+  for (const [playId, play] of acknowledged) {
+    const reply = await call<PlayResponse>(server.url, 'GET', `/api/plays/${playId}`, { token });
+    expect(reply.status).toBe(200);
+    expect(reply.body.play).toEqual(play);
+  }
+  // A graceful stop, then the money check on what is on disk.
+  server.process.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+  running = null;
+
+  const store = new SqliteStore(path.join(dataDir, SQLITE_FILE_NAME), library);
+  try {
+    const plays = store.db.prepare('SELECT COUNT(*) AS n FROM plays').get() as { n: number };
+    expect(plays.n).toBe(acknowledged.size);
+    const report = await auditLedger(store, library);
+    expect(report.problems).toEqual([]);
+    expect(report.ok).toBe(true);
+  } finally {
+    await store.close();
+  }
+});

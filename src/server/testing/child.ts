@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export interface ChildServer {
+  process: ChildProcess;
+  url: string;
+  /** Everything the child wrote, for failure messages. */
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) once the process is gone. */
+  exited: Promise<number | string>;
+}
+
+const MAIN = path.resolve('src/server/main.ts');
+
+/** `node --import tsx src/server/main.ts` with this environment; resolves once it listens. */
+export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /serving on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ process: child, url: match[1]!, output: () => output, exited });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening:\n${output}`));
+    });
+  });
+}
