@@ -66,7 +66,12 @@ function date(env: Env, name: string): Date | null {
     throw new ConfigError(`${name} must be an ISO 8601 date such as 2026-12-14T09:00:00Z, got "${raw}"`);
   }
   const value = new Date(raw);
-  if (Number.isNaN(value.getTime())) throw new ConfigError(`${name} is not a real date: "${raw}"`);
+  // Date() rolls 30 February over to 1 March: check the calendar day itself.
+  const [y, m, d] = raw.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  if (Number.isNaN(value.getTime()) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
+    throw new ConfigError(`${name} is not a real date: "${raw}"`);
+  }
   return value;
 }
 

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({}, '/srv/game');
+    expect(c.port).toBe(8080);
+    expect(c.dataDir).toBe(path.resolve('/srv/game/data'));
+    expect(c.clientDir).toBe(path.resolve('/srv/game/dist'));
+    expect(c.sales).toEqual({ opensAt: null, closesAt: null, closedMessage: expect.any(String) });
+    expect(c.demoMode).toBe(true);
+    expect(c.demoBalanceCents).toBe(10_000);
+    expect(c.testMode).toBe(false);
+    expect(c.portalSecret).toBeNull();
+    expect(c.portalOrigins).toEqual([]);
+  });
+
+  it('reads every setting', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/spincake',
+      SALES_OPENS_AT: '2015-12-14T09:00:00Z',
+      SALES_CLOSES_AT: '2016-02-29',
+      SALES_CLOSED_MESSAGE: 'Fermé',
+      PORTAL_SECRET: 's'.repeat(32),
+      PORTAL_ORIGINS: 'https://www.fdj.fr, https://portal.example:8443',
+      DEMO_MODE: 'off',
+      DEMO_BALANCE_CENTS: '2500',
+      SPINCAKE_TEST_MODE: '1',
+    });
+    expect(c.port).toBe(9000);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.dataDir).toBe('/var/spincake');
+    expect(c.sales.opensAt?.toISOString()).toBe('2015-12-14T09:00:00.000Z');
+    expect(c.sales.closesAt?.toISOString()).toBe('2016-02-29T00:00:00.000Z');
+    expect(c.sales.closedMessage).toBe('Fermé');
+    expect(c.portalOrigins).toEqual(['https://www.fdj.fr', 'https://portal.example:8443']);
+    expect(c.demoMode).toBe(false);
+    expect(c.demoBalanceCents).toBe(2500);
+    expect(c.testMode).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be a whole number/],
+    [{ PORT: '70000' }, /PORT must be between/],
+    [{ DEMO_BALANCE_CENTS: '10.5' }, /DEMO_BALANCE_CENTS must be a whole number/],
+    [{ DEMO_BALANCE_CENTS: '-1' }, /DEMO_BALANCE_CENTS must be a whole number/],
+    [{ SALES_OPENS_AT: 'tomorrow' }, /SALES_OPENS_AT must be an ISO 8601 date/],
+    [{ SALES_OPENS_AT: '2016-02-30T00:00:00Z' }, /not a real date|ISO/],
+    [{ SALES_OPENS_AT: '2016-03-01', SALES_CLOSES_AT: '2016-02-01' }, /SALES_CLOSES_AT must come after/],
+    [{ PORTAL_SECRET: 'short' }, /PORTAL_SECRET must be at least 32/],
+    [{ PORTAL_ORIGINS: 'portal.example' }, /PORTAL_ORIGINS: "portal.example" is not an origin/],
+    [{ PORTAL_ORIGINS: 'https://portal.example/game' }, /must be a bare origin/],
+    [{ DEMO_MODE: 'maybe' }, /DEMO_MODE must be/],
+    [{ SPINCAKE_TEST_MODE: '2' }, /SPINCAKE_TEST_MODE must be/],
+  ])('refuses %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('stops the server with a one-line message on a bad value', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim()).toBe('spincake: configuration error: PORT must be a whole number, got "eighty"');
+  });
+});
