@@ -83,3 +83,11 @@ export interface PlaysPage {
   /** Pass as `before` for the next (older) page; null at the end. */
   nextBefore: string | null;
 }
+
+/** GET /api/client-config: what the browser client needs of the server's configuration. */
+export interface ClientConfigResponse {
+  /** Origins of the portal pages allowed to frame the game and to talk to it (postMessage). */
+  portalOrigins: string[];
+  /** Whether `POST /api/session {}` opens a demo player. */
+  demoMode: boolean;
+}

@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.ts';
 import { ApiError, errorBody, handleError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
 import { registerAccountRoutes } from './routes/account.ts';
+import { registerClientConfigRoute } from './routes/clientConfig.ts';
 import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
 import { registerTestRoutes } from './routes/testMode.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     { schema: { response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } } },
     async () => ({ ok: true }),
   );
+  registerClientConfigRoute(app, context);
   registerSessionRoutes(app, context);
   registerAccountRoutes(app, context);
   registerPlayRoutes(app, context);
