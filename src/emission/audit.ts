@@ -19,7 +19,7 @@ export interface AuditProblem {
 
 export interface AuditReport {
   ok: boolean;
-  /** The first MAX_LISTED_PROBLEMS problems, unit problems in sale order, then block-level ones. */
+  /** The first MAX_LISTED_PROBLEMS unit problems in sale order, then every block-level one. */
   problems: AuditProblem[];
   /** Every problem found, listed or not. */
   problemCount: number;
@@ -58,11 +58,13 @@ export function auditBlock(block: Block): AuditReport {
   const { stakeCents, count } = block.header;
   const body = block.body;
   const tables = outcomeTables(stakeCents);
-  const problems: AuditProblem[] = [];
+  const unitProblems: AuditProblem[] = [];
+  const blockProblems: AuditProblem[] = [];
   let problemCount = 0;
   const problem = (position: number, message: string) => {
     problemCount++;
-    if (problems.length < MAX_LISTED_PROBLEMS) problems.push({ position, message });
+    if (position < 0) blockProblems.push({ position, message });
+    else if (unitProblems.length < MAX_LISTED_PROBLEMS) unitProblems.push({ position, message });
   };
 
   if (body.length !== count * UNIT_BYTES)
@@ -165,7 +167,7 @@ export function auditBlock(block: Block): AuditReport {
   }
   return {
     ok: problemCount === 0,
-    problems: problems.sort((a, b) => (a.position < 0 ? 1 : b.position < 0 ? -1 : a.position - b.position)),
+    problems: [...unitProblems, ...blockProblems],
     problemCount,
     lotCounts,
     pairCounts,

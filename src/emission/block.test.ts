@@ -126,4 +126,34 @@ describe('block files', () => {
     expect(() => generateBlock({ stakeCents: 100, count: 0 })).toThrow(/count/);
     expect(() => generateBlock({ stakeCents: 100, count: 1_000_001 })).toThrow(/count/);
   });
+
+  it('lists the first 100 bad units and every block-level problem, and counts them all', () => {
+    const body = Uint8Array.from(block.body);
+    for (let p = 0; p < 300; p++) body[p * UNIT_BYTES + 25] = 0xf0; // pair code 15: unknown
+    const tampered = assembleBlock(200, Buffer.from('00ff10', 'hex'), body);
+    tampered.body[0]! ^= 1; // and the body no longer matches its checksum (a block changed in memory)
+    const report = auditBlock(tampered);
+    expect(report.problemCount).toBe(301);
+    expect(report.problems).toHaveLength(101);
+    expect(report.problems[0]).toEqual({
+      position: 0,
+      message: expect.stringMatching(/unknown pair code 15|malformed|identical/),
+    });
+    expect(report.problems[99]!.position).toBe(99);
+    expect(report.problems[100]).toEqual({ position: -1, message: expect.stringMatching(/^checksum mismatch/) });
+  });
+
+  it('reports progress up to the count', () => {
+    const seen: [number, number][] = [];
+    generateBlock({
+      stakeCents: 100,
+      seedHex: '01',
+      count: 70_000,
+      onProgress: (done, total) => seen.push([done, total]),
+    });
+    expect(seen).toEqual([
+      [65_536, 70_000],
+      [70_000, 70_000],
+    ]);
+  });
 });

@@ -65,6 +65,7 @@ export function writeAll(fd: number, bytes: Uint8Array): void {
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
+/** Writes a block file atomically (see writeFileAtomically); rejects with a one-line BlockFileError. */
 export async function writeBlockFile(path: string, block: Block): Promise<void> {
   writeFileAtomically(path, (fd) => writeAll(fd, block.fileBytes()));
 }
