@@ -57,6 +57,23 @@ describe('PortalBridge', () => {
     expect(f.posted[0]!.message).toEqual({ source: 'spincake', version: 1, type: 'ready', payload: { muted: false } });
   });
 
+  it('sends an error at once, even before ready', () => {
+    const f = frame();
+    const { b } = bridge(f);
+    b!.send('error', { code: 'NO_SESSION', message: 'the launch token has expired' });
+    expect(f.posted).toEqual([
+      {
+        origin: PORTAL,
+        message: {
+          source: 'spincake',
+          version: 1,
+          type: 'error',
+          payload: { code: 'NO_SESSION', message: 'the launch token has expired' },
+        },
+      },
+    ]);
+  });
+
   it('keeps only the last events if start-up queues too many', () => {
     const f = frame();
     const { b } = bridge(f);

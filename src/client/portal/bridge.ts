@@ -18,7 +18,8 @@ import {
  * - it acts only on messages whose origin is a configured portal origin AND whose
  *   source is the parent window itself (not a sibling frame or a popup of that origin);
  * - until `open()` (the game is ready), events wait in a short queue, so the portal
- *   always sees `ready` first and then what happened during start-up.
+ *   sees `ready` first and then what happened during start-up; `error` alone goes out
+ *   at once, because a game that cannot start (an expired launch token) never gets ready.
  *
  * The window is injected (a narrow interface), so the rules are unit-tested without a DOM.
  */
@@ -73,11 +74,11 @@ export class PortalBridge {
     return new PortalBridge({ ...options, window: { ...bind(win), parent } });
   }
 
-  /** Queued until `open()`, then posted to the portal. */
+  /** Posted to the portal; queued until `open()`, except errors. */
   send<T extends GameEventType>(type: T, payload: GameEventPayloads[T]): void {
     if (this.closed) return;
     const event = gameEvent(type, payload);
-    if (!this.opened) {
+    if (!this.opened && type !== 'error') {
       if (this.queue.length >= MAX_QUEUED_EVENTS) this.queue.shift();
       this.queue.push(event);
       return;
