@@ -19,7 +19,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOCK_SIZE } from '../src/rules/index.ts';
@@ -32,11 +32,14 @@ type Phase = (typeof PHASES)[number];
 
 interface Sample {
   ms: number;
+  /** User + system CPU of the phase: less sensitive than wall time to other load on the machine. */
+  cpuMs: number;
   peakRssMB: number;
 }
 
 async function runPhase(phase: Phase, dir: string): Promise<Sample> {
   const block = join(dir, 'block.spincake');
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   switch (phase) {
     case 'baseline': {
@@ -73,7 +76,8 @@ async function runPhase(phase: Phase, dir: string): Promise<Sample> {
     }
   }
   const ms = performance.now() - start;
-  return { ms, peakRssMB: process.resourceUsage().maxRSS / 1024 };
+  const cpu = process.cpuUsage(cpuStart);
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMB: process.resourceUsage().maxRSS / 1024 };
 }
 
 function measure(phase: Phase, dir: string): Sample {
@@ -100,6 +104,7 @@ async function bench(): Promise<void> {
   try {
     // The baseline writes a buffer of the block's size, so make one block first.
     measure('generate', dir);
+    const loadBefore = loadavg()[0]!;
     const samples = new Map<Phase, Sample[]>(PHASES.map((p) => [p, []]));
     for (let run = 0; run < RUNS; run++) {
       for (const phase of PHASES) {
@@ -109,23 +114,27 @@ async function bench(): Promise<void> {
     }
     const fileBytes = statSync(join(dir, 'block.spincake')).size;
     const csvBytes = statSync(join(dir, 'block.csv')).size;
+    const loadAfter = loadavg()[0]!;
     const ms = (p: Phase) => median(samples.get(p)!.map((s) => s.ms));
+    const cpu = (p: Phase) => median(samples.get(p)!.map((s) => s.cpuMs));
     const rss = (p: Phase) => Math.max(...samples.get(p)!.map((s) => s.peakRssMB));
     const base = ms('baseline');
     const row = (label: string, p: Phase, target: string) =>
-      `| ${label} | ${fmt(ms(p))} | ${fmt(BLOCK_SIZE / (ms(p) / 1000))} | ${fmt(ms(p) / base, 2)}× | ${fmt(rss(p))} | ${target} |`;
+      `| ${label} | ${fmt(ms(p))} | ${fmt(cpu(p))} | ${fmt(BLOCK_SIZE / (ms(p) / 1000))} | ${fmt(ms(p) / base, 2)}× | ${fmt(cpu(p) / cpu('baseline'), 2)}× | ${fmt(rss(p))} | ${target} |`;
     const section = [
       '## Emission',
       '',
       `\`npm run bench:emission\`, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'},`,
       `Node ${process.version}. One full block of ${fmt(BLOCK_SIZE)} units at 1 €; each phase in its own process,`,
       `median of ${RUNS} runs (times include reading/writing the files, with fsync); peak RSS is the phase's process.`,
+      `Load average during the run: ${fmt(loadBefore, 1)} → ${fmt(loadAfter, 1)} (other work shares the machine: wall`,
+      'times are inflated by it; CPU times less so).',
       '',
       `Baseline (same run): a bare Fisher–Yates shuffle of ${fmt(BLOCK_SIZE)} indices (Uint32Array, CSPRNG words)`,
       `plus writing and fsyncing a buffer of the block's size: **${fmt(base)} ms**.`,
       '',
-      '| phase | ms | units/s | ratio to baseline | peak RSS MB | target |',
-      '|---|---:|---:|---:|---:|---|',
+      '| phase | wall ms | CPU ms | units/s (wall) | wall ratio | CPU ratio | peak RSS MB | target |',
+      '|---|---:|---:|---:|---:|---:|---:|---|',
       row('baseline', 'baseline', '—'),
       row('generate + write', 'generate', '≤ 2 000 ms, ≤ 300 MB'),
       row('read + verify + audit', 'audit', '≤ 1 000 ms, ≤ 300 MB'),

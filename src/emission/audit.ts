@@ -47,6 +47,33 @@ const TOP_INDEX = POINT_INDEX_MAX;
 const SUMS = POINT_SUMS;
 const RECORD = UNIT_BYTES;
 const STOPS = STOPS_OFFSET;
+const PAIR_COUNT = PAIR_CODES.length;
+
+const byteTable = (test: (symbol: number, index: number) => boolean) =>
+  Uint8Array.from({ length: 256 }, (_, byte) => (test(byte >> 4, byte & 15) ? 1 : 0));
+const MALFORMED_BYTE = byteTable((symbol, index) => symbol >= SYMBOL_COUNT || index > TOP_INDEX);
+const IS_BELL = byteTable((symbol) => symbol === BELL);
+const IS_TOP = byteTable((_symbol, index) => index === TOP_INDEX);
+
+const declared = (word: number) => word >> 12;
+
+/** Why a unit's record is malformed (slow path: called only for bad units). */
+function malformedUnit(body: Uint8Array, offset: number): string {
+  const word = body[offset + STOPS]! | (body[offset + STOPS + 1]! << 8);
+  for (let w = 0; w < WHEELS; w++) {
+    const base = offset + w * SEGMENTS;
+    const stop = (word >> (3 * w)) & 7;
+    if (stop >= SEGMENTS) return `wheel ${w + 1} has stop ${stop}`;
+    for (let s = 0; s < SEGMENTS; s++) {
+      const byte = body[base + s]!;
+      if (MALFORMED_BYTE[byte])
+        return `wheel ${w + 1} segment ${s} has the malformed byte 0x${byte.toString(16).padStart(2, '0')}`;
+    }
+    const symbols = new Set(body.subarray(base, base + SEGMENTS).map((b) => b >> 4));
+    if (symbols.size === 1) return `wheel ${w + 1} shows six identical symbols`;
+  }
+  return `declares the unknown pair code ${declared(word)}`;
+}
 
 /**
  * Re-checks a block independently of how it was made: the checksum, every unit's shape
@@ -86,35 +113,29 @@ export function auditBlock(block: Block): AuditReport {
     const word = body[offset + STOPS]! | (body[offset + STOPS + 1]! << 8);
     let bells = 0;
     let pointSum = 0;
-    let malformed = '';
+    let bad = declared(word) >= PAIR_COUNT ? 1 : 0;
+    // Branch-free over the 24 segments; the rare malformed unit is described apart.
     for (let w = 0; w < WHEELS; w++) {
       const base = offset + w * SEGMENTS;
       const stop = (word >> (3 * w)) & 7;
-      if (stop >= SEGMENTS) malformed ||= `wheel ${w + 1} has stop ${stop}`;
-      const firstSymbol = body[base]! >> 4;
-      let sameSymbols = true;
+      const first = body[base]! >> 4;
+      let differ = 0;
       for (let s = 0; s < SEGMENTS; s++) {
         const byte = body[base + s]!;
-        const symbol = byte >> 4;
-        const index = byte & 15;
-        if (symbol >= SYMBOL_COUNT || index > TOP_INDEX) {
-          malformed ||= `wheel ${w + 1} segment ${s} has the malformed byte 0x${byte.toString(16).padStart(2, '0')}`;
-        }
-        if (symbol !== firstSymbol) sameSymbols = false;
-        if (s === stop) {
-          if (symbol === BELL) bells++;
-          pointSum += index;
-        } else {
-          if (symbol === BELL) offCursorBells++;
-          if (index === TOP_INDEX) offCursorTopPoints++;
-        }
+        bad |= MALFORMED_BYTE[byte]!;
+        differ |= (byte >> 4) ^ first;
+        offCursorBells += IS_BELL[byte]!;
+        offCursorTopPoints += IS_TOP[byte]!;
       }
-      if (sameSymbols) malformed ||= `wheel ${w + 1} shows six identical symbols`;
+      if (differ === 0 || stop >= SEGMENTS) bad = 1;
+      const cursor = body[base + (stop < SEGMENTS ? stop : 0)]!;
+      offCursorBells -= IS_BELL[cursor]!;
+      offCursorTopPoints -= IS_TOP[cursor]!;
+      bells += IS_BELL[cursor]!;
+      pointSum += cursor & 15;
     }
-    const declared = word >> 12;
-    if (declared >= PAIR_CODES.length) malformed ||= `declares the unknown pair code ${declared}`;
-    if (malformed) {
-      problem(i, malformed);
+    if (bad) {
+      problem(i, malformedUnit(body, offset));
       continue;
     }
     const outcome = bells * SUMS + pointSum;
@@ -130,10 +151,10 @@ export function auditBlock(block: Block): AuditReport {
       continue;
     }
     pairTally[shown]!++;
-    if (shown !== declared) {
+    if (shown !== declared(word)) {
       problem(
         i,
-        `the block declares pair ${PAIR_CODES[declared]} but the cursors show ${PAIR_CODES[shown]} (${lot} cents)`,
+        `the block declares pair ${PAIR_CODES[declared(word)]} but the cursors show ${PAIR_CODES[shown]} (${lot} cents)`,
       );
     }
   }
