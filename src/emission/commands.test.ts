@@ -52,7 +52,7 @@ describe('emission commands', () => {
     const d = dir();
     const file = join(d, 'b.spincake');
     expect(await run('generate', '--stake', '3', '--seed', 'beef', '--count', '3000', '--out', file)).toBe(0);
-    expect(out.join('\n')).toContain('3,000 units, seed beef');
+    expect(out.join('\n')).toContain('stake €3, 3,000 units, seed beef');
     expect(await run('audit', file)).toBe(0);
     expect(out.join('\n')).toMatch(/OK: .* passes the audit/);
     expect(out.join('\n')).toContain('the lot table and payout are not checked');

@@ -98,7 +98,7 @@ const grouped = (n: number) => n.toLocaleString('en-US');
 
 function describeBlock(block: Block): string {
   const h = block.header;
-  return `block ${block.id}: ${euros(h.stakeCents)} units, ${grouped(h.count)} units, seed ${h.seedHex}`;
+  return `block ${block.id}: stake ${euros(h.stakeCents)}, ${grouped(h.count)} units, seed ${h.seedHex}`;
 }
 
 async function generate(args: string[]): Promise<number> {
