@@ -1,5 +1,8 @@
-import { existsSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { existsSync } from 'node:fs';
 
 /**
  * Playwright's own Chromium where it is installed; Debian's `chromium` otherwise
@@ -14,12 +17,42 @@ const launchOptions = useDebianChromium
     }
   : {};
 
+// The real server in test mode, on a free-ish port, with a fresh SQLite database per
+// run. Set once here; worker processes inherit the environment, so they agree.
+process.env.SPINCAKE_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+process.env.SPINCAKE_E2E_DATA ??= mkdtempSync(join(tmpdir(), 'spincake-e2e-'));
+const port = Number(process.env.SPINCAKE_E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list'], ['html', { open: 'never' }]],
-  use: { launchOptions, trace: 'retain-on-failure' },
-  projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } }],
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['html', { open: 'never' }]],
+  use: { launchOptions, baseURL, trace: 'retain-on-failure' },
+  webServer: {
+    command: 'npx tsx src/server/main.ts',
+    url: `${baseURL}/`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: { PORT: String(port), DATA_DIR: process.env.SPINCAKE_E2E_DATA, SPINCAKE_TEST_MODE: '1' },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } },
+    {
+      name: 'mobile-portrait',
+      testMatch: /layout\.spec\.ts/,
+      use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+    },
+    {
+      name: 'mobile-landscape',
+      testMatch: /layout\.spec\.ts/,
+      use: { viewport: { width: 844, height: 390 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+    },
+  ],
 });

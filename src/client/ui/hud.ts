@@ -84,7 +84,7 @@ export class Hud {
       return b;
     });
 
-    this.balanceValue = el('output', { className: 'balance-value', text: '—' });
+    this.balanceValue = el('span', { className: 'balance-value', text: '—' });
     const balance = el('div', { className: 'balance' }, [
       el('span', { className: 'balance-label', text: t.balance }),
       this.balanceValue,

@@ -19,13 +19,22 @@ export type Celebration = 0 | 1 | 2 | 3;
 export class Scene {
   readonly wheels: WheelView[] = [];
   private readonly sprinkles = new Container();
+  private dirty = true;
+  private lastTime = -1;
 
   private constructor(
     readonly app: Application,
     readonly rendererName: string,
+    /** Seeded in test mode, so a frozen celebration frame is the same every run. */
+    private readonly random: () => number,
   ) {}
 
-  static async create(host: HTMLElement, search: string, onTick: (wheel: number) => void): Promise<Scene> {
+  static async create(
+    host: HTMLElement,
+    search: string,
+    onTick: (wheel: number) => void,
+    random: () => number = Math.random,
+  ): Promise<Scene> {
     const app = new Application();
     await app.init({
       preference: rendererPreference(search, hasFastWebGL),
@@ -35,20 +44,47 @@ export class Scene {
       antialias: true,
       width: host.clientWidth || window.innerWidth,
       height: host.clientHeight || window.innerHeight,
+      // Frames are drawn from GSAP's ticker, and only when something moved (see frame()).
+      autoStart: false,
+      sharedTicker: false,
     });
     app.canvas.setAttribute('aria-hidden', 'true');
     host.appendChild(app.canvas);
-    const scene = new Scene(app, app.renderer.name);
+    const scene = new Scene(app, app.renderer.name, random);
     for (let i = 0; i < 4; i++) {
       const wheel = new WheelView(app.renderer, () => onTick(i));
+      // Each stand starts on a different cake, so the idle table is not four copies.
+      wheel.showStopped(i % 6, 0);
       scene.wheels.push(wheel);
       app.stage.addChild(wheel.root);
     }
     app.stage.addChild(scene.sprinkles);
+    gsap.ticker.add(scene.frame);
     return scene;
   }
 
+  /**
+   * Everything that moves runs on GSAP's clock, so a frame is needed only when that
+   * clock moved with tweens on it, or the table changed: an idle table costs nothing,
+   * and a frozen test clock shows a frame that stays put.
+   */
+  private readonly frame = (): void => {
+    const timeline = gsap.globalTimeline;
+    const time = timeline.totalTime();
+    const moving = time !== this.lastTime && timeline.getChildren(false, true, true).length > 0;
+    this.lastTime = time;
+    if (!moving && !this.dirty) return;
+    this.dirty = false;
+    this.app.render();
+  };
+
+  /** A change outside GSAP (a new unit, a new size): draw it at the next frame. */
+  invalidate(): void {
+    this.dirty = true;
+  }
+
   relayout(layout: Layout): void {
+    this.dirty = true;
     if (this.app.screen.width !== layout.width || this.app.screen.height !== layout.height) {
       this.app.renderer.resize(layout.width, layout.height);
     }
@@ -56,6 +92,7 @@ export class Scene {
   }
 
   showSegments(wheels: ReadonlyArray<{ segments: readonly Segment[] }> | null): void {
+    this.dirty = true;
     this.wheels.forEach((w, i) => w.showSegments(wheels ? wheels[i]!.segments : null));
   }
 
@@ -64,6 +101,7 @@ export class Scene {
   }
 
   showStopped(wheel: number, stop: number, offset: number): void {
+    this.dirty = true;
     this.wheels[wheel]!.showStopped(stop, offset);
   }
 
@@ -77,22 +115,23 @@ export class Scene {
 
   /** The segments under the cursors glow; sprinkles rain, more for bigger wins. */
   celebrate(level: Celebration, glowing: readonly boolean[], reducedMotion: boolean): void {
+    this.dirty = true;
     glowing.forEach((on, i) => this.wheels[i]!.setGlow(on));
     if (level === 0 || reducedMotion) return;
     const count = [0, 40, 90, 160][level]!;
     const { width, height } = this.app.screen;
     for (let k = 0; k < count; k++) {
       const color = SPRINKLE_COLORS[k % SPRINKLE_COLORS.length]!;
-      const s = createSprinkle(color, 10 + Math.random() * 8);
-      s.position.set(Math.random() * width, -20 - Math.random() * height * 0.4);
-      s.rotation = Math.random() * Math.PI;
+      const s = createSprinkle(color, 10 + this.random() * 8);
+      s.position.set(this.random() * width, -20 - this.random() * height * 0.4);
+      s.rotation = this.random() * Math.PI;
       this.sprinkles.addChild(s);
       gsap.to(s, {
         y: height + 30,
-        x: s.x + (Math.random() - 0.5) * 160,
-        rotation: s.rotation + (Math.random() - 0.5) * 12,
-        duration: 1.8 + Math.random() * 1.6,
-        delay: Math.random() * (level === 3 ? 1.6 : 0.6),
+        x: s.x + (this.random() - 0.5) * 160,
+        rotation: s.rotation + (this.random() - 0.5) * 12,
+        duration: 1.8 + this.random() * 1.6,
+        delay: this.random() * (level === 3 ? 1.6 : 0.6),
         ease: 'power1.in',
         onComplete: () => s.destroy({ children: true }),
       });
@@ -100,6 +139,7 @@ export class Scene {
   }
 
   clearCelebration(): void {
+    this.dirty = true;
     for (const w of this.wheels) w.setGlow(false);
     for (const s of [...this.sprinkles.children]) {
       gsap.killTweensOf(s);
