@@ -96,7 +96,9 @@ export class PostgresStore implements Store {
       client = await store.pool.connect();
     } catch (error) {
       await store.pool.end();
-      throw new Error(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${(error as Error).message}`);
+      throw new Error(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     try {
       await migratePostgres(client);

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { redactUrl } from '../store/postgres/postgresStore.ts';
+
+/** The server the PostgreSQL tests use: trust auth, database `test` (override with PG_TEST_URL). */
+export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let reachable: Promise<boolean> | null = null;
+
+/**
+ * Whether PostgreSQL answers at PG_TEST_URL; when it does not, says so once on the
+ * console, so that a skipped PostgreSQL run is never mistaken for a passed one.
+ */
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({ connectionString: PG_TEST_URL, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch (error) {
+      console.warn(
+        `PostgreSQL not reachable at ${redactUrl(PG_TEST_URL)} (${(error as Error).message}): skipping the PostgreSQL tests`,
+      );
+      return false;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return reachable;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  // The maintenance database: a test database cannot be created or dropped from inside itself.
+  const client = new pg.Client({ connectionString: withDatabase(PG_TEST_URL, 'postgres') });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database for one test file (or one test), dropped afterwards. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `spincake_t_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  return {
+    url: withDatabase(PG_TEST_URL, name),
+    name,
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+  };
+}
+
+/** Every row of every table, to prove that a refused request changed nothing. */
+export async function postgresDump(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const out: unknown[] = [];
+    for (const [table, order] of [
+      ['players', 'id'],
+      ['blocks', 'seq'],
+      ['plays', 'seq'],
+      ['entries', 'id'],
+      ['meta', 'key'],
+    ]) {
+      out.push((await client.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows);
+    }
+    return JSON.stringify(out);
+  } finally {
+    await client.end();
+  }
+}
