@@ -22,6 +22,7 @@ import {
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { BLOCK_SIZE } from '../src/rules/index.ts';
 import { auditBlock, generateBlock, readBlockFile, writeBlockFile } from '../src/emission/index.ts';
 import { exportCsv, exportRange } from '../src/emission/export.ts';
@@ -146,7 +147,9 @@ async function bench(): Promise<void> {
     ].join('\n');
     const path = join(fileURLToPath(new URL('..', import.meta.url)), 'BENCHMARKS.md');
     const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-    writeFileSync(path, replaceSection(current, '## Emission', section));
+    // Formatted like the rest of the repo, so `npm run format:check` stays green.
+    const options = { ...(await resolveConfig(path)), filepath: path };
+    writeFileSync(path, await format(replaceSection(current, '## Emission', section), options));
     console.log(section);
   } finally {
     rmSync(dir, { recursive: true, force: true });
