@@ -38,8 +38,11 @@ export interface AppContext {
   sales: Sales;
   sessionKey: Buffer;
   clock: () => Date;
-  /** Test mode: the unit pair a player's next play will show. */
-  fixtures: Map<string, PairKey>;
+  /**
+   * Test mode: the unit pair a player's next play will show, and the seed that lays it
+   * out (the playId when none is given; a fixed seed gives the same faces every run).
+   */
+  fixtures: Map<string, { pair: PairKey; seed?: string }>;
 }
 
 /** Largest request body accepted: every request of the API fits in a few hundred bytes. */

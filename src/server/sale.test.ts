@@ -183,6 +183,17 @@ describe('test mode', () => {
     expect(nextRow).toEqual({ fixture: 0 });
   });
 
+  it('a fixture with a seed lays its unit out the same way every time (visual baselines)', async () => {
+    const seeded = async () => {
+      await call(s.url, 'POST', '/api/test/fixture', { token, body: { pair: 'x7', seed: 'visual-x7' } });
+      return (await play(s, token, 100)).body.play.wheels;
+    };
+    const first = await seeded();
+    expect(await seeded()).toEqual(first);
+    await call(s.url, 'POST', '/api/test/fixture', { token, body: { pair: 'x7', seed: 'another seed' } });
+    expect((await play(s, token, 100)).body.play.wheels).not.toEqual(first);
+  });
+
   it('a refused play keeps the fixture for the next one', async () => {
     await call(s.url, 'POST', '/api/test/fixture', { token, body: { pair: 'lose' } });
     await call(s.url, 'POST', '/api/test/balance', { token, body: { balanceCents: 50 } });
@@ -200,6 +211,7 @@ describe('test mode', () => {
   it('refuses bad fixture and balance requests', async () => {
     for (const [route, body] of [
       ['/api/test/fixture', { pair: 'x3' }],
+      ['/api/test/fixture', { pair: 'x1', seed: '' }],
       ['/api/test/balance', { balanceCents: -1 }],
       ['/api/test/balance', { balanceCents: 1.5 }],
       ['/api/test/exhaust', { stakeCents: 4 }],

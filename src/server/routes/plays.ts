@@ -51,7 +51,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       let fixtureUnit: Unit | undefined;
       if (pair !== undefined) {
         ctx.fixtures.delete(playerId);
-        fixtureUnit = unitForPair(pair, stakeCents, seededRandom(playId));
+        fixtureUnit = unitForPair(pair.pair, stakeCents, seededRandom(pair.seed ?? playId));
       }
       const result = await ctx.store.buyPlay({
         playerId,

@@ -11,21 +11,26 @@ const ok = { type: 'object', properties: { ok: { type: 'boolean' } }, required: 
  * outcomes and money, so they never exist on a real server.
  */
 export function registerTestRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post<{ Body: { pair: PairKey } }>(
+  app.post<{ Body: { pair: PairKey; seed?: string } }>(
     '/api/test/fixture',
     {
       schema: {
         body: {
           type: 'object',
           additionalProperties: false,
-          properties: { pair: { type: 'string', enum: pairKeys } },
+          // seed: the same faces on every run (visual baselines); the playId otherwise.
+          properties: {
+            pair: { type: 'string', enum: pairKeys },
+            seed: { type: 'string', minLength: 1, maxLength: 100 },
+          },
           required: ['pair'],
         },
         response: withErrors(ok, 400, 401),
       },
     },
     async (request) => {
-      ctx.fixtures.set(requirePlayer(request), request.body.pair);
+      const { pair, seed } = request.body;
+      ctx.fixtures.set(requirePlayer(request), seed === undefined ? { pair } : { pair, seed });
       return { ok: true };
     },
   );
