@@ -104,6 +104,7 @@ async function boot(): Promise<void> {
       finishSpins: () => scene.finishSpins(),
       token: () => c.session.token,
       renderer: scene.rendererName,
+      table: scene,
     });
   }
   await controller.start();

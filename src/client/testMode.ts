@@ -1,5 +1,6 @@
 import gsap from 'gsap';
 import type { RoundState } from './game/round.ts';
+import { SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor } from './game/spin.ts';
 
 /**
  * `?test=1`: the only global, `window.spincake`, with a clock that tests drive. All
@@ -15,6 +16,17 @@ export interface SpincakeTestApi {
   finishSpins(): void;
   /** The bearer token of this page's player (for the server's test fixtures). */
   token(): string | null;
+  /**
+   * Visual suite only: turns a resting wheel by `deg` (a few degrees, staying inside
+   * the segment's safe part) with no animation, to prove a moved segment is caught.
+   */
+  turnWheel(wheel: number, deg: number): void;
+}
+
+/** The part of the scene that `turnWheel` needs. */
+export interface TurnableTable {
+  rotationDeg(wheel: number): number;
+  showStopped(wheel: number, stop: number, offset: number): void;
 }
 
 declare global {
@@ -46,6 +58,7 @@ export function installTestApi(hooks: {
   finishSpins(): void;
   token(): string | null;
   renderer: string;
+  table: TurnableTable;
 }): void {
   gsap.ticker.lagSmoothing(0);
   const timeline = gsap.globalTimeline;
@@ -69,6 +82,13 @@ export function installTestApi(hooks: {
     },
     finishSpins: () => hooks.finishSpins(),
     token: () => hooks.token(),
+    turnWheel: (wheel, deg) => {
+      const target = hooks.table.rotationDeg(wheel) + deg;
+      const stop = segmentUnderCursor(target);
+      // Degrees from the centre of that segment, as showStopped's offset (−1…1 of the safe part).
+      const fromCentre = ((((target + stop * SEGMENT_DEG) % 360) + 540) % 360) - 180;
+      hooks.table.showStopped(wheel, stop, fromCentre / ((SAFE_FRACTION / 2) * SEGMENT_DEG));
+    },
   };
 }
 
