@@ -13,8 +13,12 @@ export interface ChildServer {
 const MAIN = path.resolve('src/server/main.ts');
 
 /** `node --import tsx src/server/main.ts` with this environment; resolves once it listens. */
-export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+export function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  nodeArgs: string[] = [],
+): Promise<ChildServer> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -17,6 +17,7 @@ import type {
   UnitSource,
 } from '../types.ts';
 import { migrate } from './migrations.ts';
+import { WalSync } from './walSync.ts';
 
 interface PlayRow {
   play_id: string;
@@ -122,6 +123,10 @@ export class SqliteStore implements Store {
   private flushScheduled = false;
   private readonly units: UnitSource;
   private readonly s;
+  private readonly wal: WalSync;
+  /** Transaction functions, made once: better-sqlite3 builds a wrapper per call otherwise. */
+  private readonly buyBatch: (batch: Pending[]) => ({ result: BuyResult } | { error: unknown })[];
+  private readonly buyInSavepoint: (request: BuyRequest) => BuyResult;
 
   static open(dataDir: string, units: UnitSource): SqliteStore {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -132,12 +137,26 @@ export class SqliteStore implements Store {
     this.units = units;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
-    // FULL: a commit is on disk before a play is acknowledged.
-    this.db.pragma('synchronous = FULL');
+    // NORMAL: commits do not wait for the disk here; WalSync fsyncs the WAL off the event
+    // loop, and no call resolves before what it wrote or read is on disk.
+    this.db.pragma('synchronous = NORMAL');
+    this.wal = new WalSync(`${file}-wal`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db);
+    this.wal.committed();
     const db = this.db;
+    // Nested inside buyBatch's transaction, this one is a savepoint: a failing play undoes only itself.
+    this.buyInSavepoint = db.transaction((request: BuyRequest) => this.buyNow(request));
+    this.buyBatch = db.transaction((batch: Pending[]) =>
+      batch.map((item) => {
+        try {
+          return { result: this.buyInSavepoint(item.request) };
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
     this.s = {
       playById: db.prepare<[string], PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ?`),
       player: db.prepare<[string], PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = ?'),
@@ -180,31 +199,34 @@ export class SqliteStore implements Store {
     };
   }
 
-  private readonly buyBatch = (batch: Pending[]): ({ result: BuyResult } | { error: unknown })[] =>
-    this.db.transaction(() =>
-      batch.map((item) => {
-        try {
-          return { result: this.buyInSavepoint(item.request) };
-        } catch (error) {
-          return { error };
-        }
-      }),
-    )();
+  /** After a write: resolves with `value` once the write is on disk. */
+  private async written<T>(value: T): Promise<T> {
+    this.wal.committed();
+    await this.wal.durable();
+    return value;
+  }
 
-  private readonly buyInSavepoint = (request: BuyRequest): BuyResult =>
-    this.db.transaction(() => this.buyNow(request))();
+  /** After a read: what it saw may include commits whose fsync is still running; wait for it. */
+  private async seen<T>(value: T): Promise<T> {
+    await this.wal.durable();
+    return value;
+  }
 
   async close(): Promise<void> {
     // Let queued plays commit first: their clients may already be waiting.
     while (this.pending.length > 0) this.flush();
+    await this.wal.durable().catch(() => {});
+    this.wal.close();
     this.db.close();
   }
 
   async sessionKey(): Promise<Buffer> {
     const row = this.db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`).get();
-    if (row) return row.value;
+    if (row) return this.seen(row.value);
     this.db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('session_key', ?)`).run(randomBytes(32));
-    return this.db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`).get()!.value;
+    return this.written(
+      this.db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`).get()!.value,
+    );
   }
 
   async createDemoPlayer(balanceCents: Cents, now: Date): Promise<PlayerRecord> {
@@ -218,22 +240,26 @@ export class SqliteStore implements Store {
         this.s.insertEntry.run(txn, `player:${id}`, balanceCents, null, 'funding', at);
       }
     })();
-    return { id, kind: 'demo', balanceCents };
+    return this.written<PlayerRecord>({ id, kind: 'demo', balanceCents });
   }
 
   async ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord> {
     this.db
       .prepare(`INSERT OR IGNORE INTO players (id, kind, balance_cents, created_at) VALUES (?, 'portal', 0, ?)`)
       .run(playerId, now.toISOString());
-    return toPlayer(this.s.player.get(playerId)!);
+    return this.written(toPlayer(this.s.player.get(playerId)!));
   }
 
   async getPlayer(playerId: string): Promise<PlayerRecord | null> {
     const row = this.s.player.get(playerId);
-    return row ? toPlayer(row) : null;
+    return this.seen(row ? toPlayer(row) : null);
   }
 
   async addBlock(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): Promise<BlockRecord> {
+    return this.written(this.addBlockNow(block, now));
+  }
+
+  private addBlockNow(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): BlockRecord {
     return this.db.transaction(() => {
       const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM blocks').get() as { seq: number }).seq;
       const open = this.s.openBlock.get(block.stakeCents);
@@ -249,6 +275,10 @@ export class SqliteStore implements Store {
   }
 
   async listBlocks(): Promise<BlockRecord[]> {
+    return this.seen(this.blocksNow());
+  }
+
+  private blocksNow(): BlockRecord[] {
     return (
       this.db
         .prepare('SELECT id, stake_cents, file_path, count, next_position, status FROM blocks ORDER BY seq')
@@ -260,7 +290,7 @@ export class SqliteStore implements Store {
     const rows = this.db
       .prepare(`SELECT DISTINCT stake_cents FROM blocks WHERE status IN ('open', 'queued') AND next_position < count`)
       .all() as { stake_cents: number }[];
-    return new Set(rows.map((r) => r.stake_cents as StakeCents));
+    return this.seen(new Set(rows.map((r) => r.stake_cents as StakeCents)));
   }
 
   buyPlay(request: BuyRequest): Promise<BuyResult> {
@@ -286,10 +316,18 @@ export class SqliteStore implements Store {
       for (const item of batch) item.reject(error);
       return;
     }
-    outcomes.forEach((outcome, i) => {
-      if ('result' in outcome) batch[i]!.resolve(outcome.result);
-      else batch[i]!.reject(outcome.error);
-    });
+    // Acknowledge only once the batch is on disk.
+    this.wal.committed();
+    this.wal.durable().then(
+      () =>
+        outcomes.forEach((outcome, i) => {
+          if ('result' in outcome) batch[i]!.resolve(outcome.result);
+          else batch[i]!.reject(outcome.error);
+        }),
+      (error: unknown) => {
+        for (const item of batch) item.reject(error);
+      },
+    );
   }
 
   /** The block to sell from: the open one, or the next queued once it is used up. */
@@ -380,36 +418,44 @@ export class SqliteStore implements Store {
 
   async getPlay(playerId: string, playId: string): Promise<PlayRecord | null> {
     const row = this.s.playById.get(playId);
-    return row && row.player_id === playerId ? toPlay(row) : null;
+    return this.seen(row && row.player_id === playerId ? toPlay(row) : null);
   }
 
   async listPlays(query: PlaysQuery): Promise<{ plays: PlayRecord[]; more: boolean }> {
     let beforeSeq = Number.MAX_SAFE_INTEGER;
     if (query.beforePlayId !== undefined) {
       const found = this.s.playSeq.get(query.playerId, query.beforePlayId);
-      if (!found) return { plays: [], more: false };
+      if (!found) return this.seen({ plays: [], more: false });
       beforeSeq = found.seq;
     }
     const rows = this.s.playsPage.all(query.playerId, beforeSeq, query.limit + 1);
-    return { plays: rows.slice(0, query.limit).map((row) => toPlay(row)), more: rows.length > query.limit };
+    return this.seen({ plays: rows.slice(0, query.limit).map((row) => toPlay(row)), more: rows.length > query.limit });
   }
 
   async latestUnfinishedPlay(playerId: string): Promise<PlayRecord | null> {
     const row = this.s.unfinished.get(playerId);
-    return row ? toPlay(row) : null;
+    return this.seen(row ? toPlay(row) : null);
   }
 
   async recordProgress(playerId: string, playId: string, launched: Launched): Promise<PlayRecord | null> {
     const changed = this.s.setProgress.run(maskFromLaunched(launched), playId, playerId).changes;
-    return changed === 0 ? null : this.getPlay(playerId, playId);
+    if (changed === 0) return this.seen(null);
+    this.wal.committed();
+    return this.getPlay(playerId, playId);
   }
 
   async finishPlay(playerId: string, playId: string): Promise<PlayRecord | null> {
     const changed = this.s.setFinished.run(playId, playerId).changes;
-    return changed === 0 ? null : this.getPlay(playerId, playId);
+    if (changed === 0) return this.seen(null);
+    this.wal.committed();
+    return this.getPlay(playerId, playId);
   }
 
   async setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null> {
+    return this.written(this.setBalanceNow(playerId, balanceCents, now));
+  }
+
+  private setBalanceNow(playerId: string, balanceCents: Cents, now: Date): PlayerRecord | null {
     return this.db.transaction(() => {
       const player = this.s.player.get(playerId);
       if (!player) return null;
@@ -427,10 +473,12 @@ export class SqliteStore implements Store {
 
   async closeBlocksOfStake(stakeCents: StakeCents): Promise<void> {
     this.db.prepare(`UPDATE blocks SET status = 'closed' WHERE stake_cents = ?`).run(stakeCents);
+    return this.written(undefined);
   }
 
   async forceBlockCursor(blockId: string, nextPosition: number): Promise<void> {
     this.db.prepare('UPDATE blocks SET next_position = ? WHERE id = ?').run(nextPosition, blockId);
+    return this.written(undefined);
   }
 
   async readSnapshot<T>(read: () => Promise<T>): Promise<T> {
@@ -492,7 +540,7 @@ export class SqliteStore implements Store {
         )
         .all() as { block_id: string; win_cents: number; n: number }[]
     ).map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: r.n }));
-    const blocks = await this.listBlocks();
+    const blocks = this.blocksNow();
     const cursorRows = db
       .prepare(
         `SELECT block_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi

@@ -1,0 +1,148 @@
+/**
+ * `npm run bench:server`: durable plays per second over HTTP, next to a bare JSON route
+ * of the same server in the same run, at 1, 16 and 64 connections (autocannon). The
+ * server runs as its own process (node + tsx, SQLite WAL, synchronous=FULL), exactly as
+ * `npm start` runs it; the load generator shares the machine's cores with it.
+ * Writes the figures into the `## Server` section of BENCHMARKS.md.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
+import { testLibrary } from '../src/server/testing/blockCache.ts';
+import { spawnServer } from '../src/server/testing/child.ts';
+import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
+
+const CONNECTIONS = [1, 16, 64];
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
+const WARMUP_S = 2;
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+function run(options: autocannon.Options): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => {
+      if (error) return reject(error);
+      resolve({
+        rps: result.requests.total / (result.duration || DURATION_S),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts,
+        non2xx: result.non2xx,
+      });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const dataDir = tempDataDir();
+  const store = SqliteStore.open(dataDir, await testLibrary());
+  await addTestBlocks(store);
+  await store.close();
+  const server = await spawnServer({
+    DATA_DIR: dataDir,
+    CLIENT_DIR: dataDir,
+    DEMO_BALANCE_CENTS: '100000000',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+  });
+  try {
+    const session = (await (
+      await fetch(`${server.url}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).json()) as { token: string };
+    const headers = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
+    const health: autocannon.Options = { url: `${server.url}/api/health`, headers };
+    const plays: autocannon.Options = {
+      url: server.url,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/plays',
+          headers,
+          // A fresh playId per request: every request is a new sale.
+          setupRequest: (request) => ({
+            ...request,
+            body: `{"stakeCents":100,"playId":"${randomUUID()}"}`,
+          }),
+        },
+      ],
+    };
+    await run({ ...health, connections: 16, duration: WARMUP_S });
+    await run({ ...plays, connections: 16, duration: WARMUP_S });
+
+    const rows: { connections: number; health: Figures; plays: Figures }[] = [];
+    for (const connections of CONNECTIONS) {
+      const h = await run({ ...health, connections, duration: DURATION_S });
+      const p = await run({ ...plays, connections, duration: DURATION_S });
+      rows.push({ connections, health: h, plays: p });
+      console.log(
+        `${connections} conn: plays ${p.rps.toFixed(0)}/s p50 ${p.p50} ms p99 ${p.p99} ms (errors ${p.errors}, non-2xx ${p.non2xx}); ` +
+          `health ${h.rps.toFixed(0)}/s p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
+      );
+    }
+    writeSection(rows);
+  } finally {
+    server.process.kill('SIGTERM');
+    await server.exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function writeSection(rows: { connections: number; health: Figures; plays: Figures }[]): void {
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const at16 = rows.find((r) => r.connections === 16)!;
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const lines = [
+    '## Server',
+    '',
+    `\`npm run bench:server\`, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${cpu}, Node ${process.version}.`,
+    `autocannon, ${DURATION_S} s per figure after a ${WARMUP_S} s warm-up, against one server process`,
+    '(SQLite WAL, `synchronous = FULL`: every acknowledged play is on disk) on the same machine as the',
+    'load generator. Each play is a new sale (fresh playId): debit, next unit of the block, play row,',
+    'ledger entries. Baseline in the same run: `GET /api/health`, a bare JSON route of the same server',
+    '(same hooks: session, rate limit, security headers).',
+    '',
+    '| connections | plays/s | p50 ms | p99 ms | bare route req/s | bare p50 ms | bare p99 ms | plays ÷ bare |',
+    '| ----------: | ------: | -----: | -----: | ---------------: | ----------: | ----------: | -----------: |',
+    ...rows.map(
+      (r) =>
+        `| ${r.connections} | ${fmt(r.plays.rps)} | ${r.plays.p50} | ${r.plays.p99} | ${fmt(r.health.rps)} | ${r.health.p50} | ${r.health.p99} | ${(r.plays.rps / r.health.rps).toFixed(2)} |`,
+    ),
+    '',
+    `Targets at 16 connections: ≥ 2,000 durable plays/s (${fmt(at16.plays.rps)}), ≥ 0.3 of the bare route ` +
+      `(${(at16.plays.rps / at16.health.rps).toFixed(2)}), p99 ≤ 20 ms (${at16.plays.p99} ms).`,
+    `Errors or non-2xx answers during the play runs: ${rows.reduce((n, r) => n + r.plays.errors + r.plays.non2xx, 0)}.`,
+    '',
+    'Why it holds: plays are group-committed. The plays that arrive during one turn of the event loop',
+    'share one SQLite transaction (each in its own savepoint) and one fsync, and none is acknowledged',
+    'before that commit. At 1 connection each play pays a whole fsync; from 16 connections the fsync is',
+    'shared. Per play the server does a few prepared statements and stores the unit as 52 ASCII',
+    'characters (no JSON); responses are serialised from their JSON schemas.',
+  ];
+  const file = path.resolve('BENCHMARKS.md');
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const section = lines.join('\n') + '\n';
+  const start = current.indexOf('\n## Server\n');
+  let next: string;
+  if (start < 0) {
+    next = current.trimEnd() + '\n\n' + section;
+  } else {
+    const after = current.indexOf('\n## ', start + 1);
+    next = current.slice(0, start + 1) + section + (after < 0 ? '' : '\n' + current.slice(after + 1));
+  }
+  fs.writeFileSync(file, next);
+  console.log('BENCHMARKS.md: ## Server updated');
+}
+
+await main();

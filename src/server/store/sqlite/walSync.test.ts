@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDataDir } from '../../testing/harness.ts';
+import { WalSync } from './walSync.ts';
+
+const dir = tempDataDir();
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function walFile(name: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, 'frames');
+  return file;
+}
+
+describe('WalSync', () => {
+  it('does not fsync when nothing was committed', async () => {
+    const wal = new WalSync(walFile('a'));
+    await wal.durable();
+    expect(wal.fsyncs).toBe(0);
+    wal.close();
+  });
+
+  it('covers every commit made before an fsync starts with that one fsync', async () => {
+    const wal = new WalSync(walFile('b'));
+    wal.committed();
+    wal.committed();
+    wal.committed();
+    await Promise.all([wal.durable(), wal.durable(), wal.durable()]);
+    expect(wal.fsyncs).toBe(1);
+    await wal.durable();
+    expect(wal.fsyncs).toBe(1);
+    wal.close();
+  });
+
+  it('makes a commit made during an fsync wait for the next one', async () => {
+    const wal = new WalSync(walFile('c'));
+    wal.committed();
+    let firstDone = false;
+    const first = wal.durable().then(() => (firstDone = true));
+    wal.committed(); // while the first fsync is in flight
+    const second = wal.durable().then(() => {
+      expect(firstDone).toBe(true);
+      return wal.fsyncs;
+    });
+    await first;
+    expect(await second).toBe(2);
+    wal.close();
+  });
+
+  it('refuses everything once the log cannot be synced', async () => {
+    const wal = new WalSync(path.join(dir, 'missing', 'wal'));
+    wal.committed();
+    await expect(wal.durable()).rejects.toThrow(/cannot make the database durable/);
+    await expect(wal.durable()).rejects.toThrow(/cannot make the database durable/);
+  });
+});

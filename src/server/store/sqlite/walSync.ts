@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+
+/**
+ * Group fsync of SQLite's write-ahead log, off the event loop.
+ *
+ * The connection runs with `synchronous = NORMAL`: a commit writes its WAL frames but does
+ * not wait for the disk, so the event loop never blocks on fsync. Nothing is revealed
+ * before it is durable, though: every store call awaits `durable()`, which resolves once
+ * an fdatasync of the WAL that started after the latest commit has finished. One fsync
+ * in flight covers every commit made before it started; commits made meanwhile wait for
+ * the next one. This is the durability of `synchronous = FULL` for everything a client
+ * ever sees, with the disk wait overlapping the next requests instead of stalling them.
+ */
+export class WalSync {
+  private commits = 0;
+  private synced = 0;
+  private inFlight = false;
+  private fd: number | null = null;
+  private failure: Error | null = null;
+  /** fsyncs done so far (one covers many commits under load). */
+  fsyncs = 0;
+  private waiters: { commit: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  constructor(private readonly walPath: string) {}
+
+  /** Call after every write transaction commits. */
+  committed(): void {
+    this.commits++;
+  }
+
+  /** Resolves when everything committed so far is on disk. */
+  durable(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const commit = this.commits;
+    if (this.synced >= commit) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ commit, resolve, reject });
+      this.start();
+    });
+  }
+
+  private start(): void {
+    if (this.inFlight || this.waiters.length === 0) return;
+    this.inFlight = true;
+    const covers = this.commits;
+    try {
+      this.fd ??= fs.openSync(this.walPath, 'r');
+    } catch (error) {
+      this.fail(error as Error);
+      return;
+    }
+    fs.fdatasync(this.fd, (error) => {
+      this.inFlight = false;
+      if (error) {
+        this.fail(error);
+        return;
+      }
+      this.synced = covers;
+      this.fsyncs++;
+      const waiting = this.waiters;
+      this.waiters = [];
+      for (const w of waiting) {
+        if (w.commit <= covers) w.resolve();
+        else this.waiters.push(w);
+      }
+      this.start();
+    });
+  }
+
+  /** After a failed fsync the data's fate is unknown: refuse everything from then on. */
+  private fail(error: Error): void {
+    this.inFlight = false;
+    this.failure = new Error(`cannot make the database durable: ${error.message}`);
+    for (const w of this.waiters) w.reject(this.failure);
+    this.waiters = [];
+  }
+
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
