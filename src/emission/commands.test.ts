@@ -188,4 +188,21 @@ describe('the emission CLI as a process', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!hasScript)('shows progress on a terminal (run under `script`, a pseudo-terminal)', () => {
+    const file = join(dir(), 'b.spincake');
+    const run = spawnSync(
+      'script',
+      [
+        '-qec',
+        `"${process.execPath}" --import tsx src/emission/cli.ts generate --stake 1 --count 140000 --out ${file}`,
+        '/dev/null',
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/\rgenerating… 46 %\rgenerating… 93 %\rgenerating… 100 %/);
+    expect(existsSync(file)).toBe(true);
+  });
 });
