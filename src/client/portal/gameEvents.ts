@@ -53,7 +53,8 @@ export class BalanceEvents {
 
   constructor(
     private readonly emit: Emit,
-    private readonly schedule: (flush: () => void) => void = queueMicrotask,
+    // Wrapped: browsers refuse queueMicrotask called as a method of another object.
+    private readonly schedule: (flush: () => void) => void = (flush) => queueMicrotask(flush),
   ) {}
 
   shown(balanceCents: number | null): void {

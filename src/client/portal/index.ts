@@ -12,8 +12,9 @@ type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** What the portal may change in the running game. */
 export interface PortalGame {
-  readonly muted: boolean;
-  setMuted(muted: boolean): void;
+  audio: { readonly muted: boolean };
+  /** The game's own mute switch (the sound button's action), so the button follows. */
+  toggleMute(): void;
   /** The element the table is laid out in (#app). */
   host: HTMLElement;
 }
@@ -35,6 +36,7 @@ export class PortalLink {
   private readonly balance: BalanceEvents;
   private readonly errors: ErrorEvents;
   private connected: Promise<void> | null = null;
+  private game: PortalGame | null = null;
   /** Framed, but no bridge could be opened (no config, or a parent that is no portal). */
   private silent = false;
 
@@ -68,14 +70,15 @@ export class PortalLink {
   /** The same controls, reporting each balance they show as `balanceChanged`. */
   watchControls<T extends { setBalance(cents: number | null): void }>(controls: T): T {
     return new Proxy(controls, {
-      get: (target, key, receiver) => {
+      get: (target, key) => {
         if (key === 'setBalance') {
           return (cents: number | null) => {
             target.setBalance(cents);
             this.balance.shown(cents);
           };
         }
-        const value: unknown = Reflect.get(target, key, receiver);
+        // Read from the target itself: its getters may use private fields a proxy lacks.
+        const value: unknown = Reflect.get(target, key);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
@@ -88,15 +91,17 @@ export class PortalLink {
 
   /** Starts listening to the portal (call before the game starts, so start-up errors reach it). */
   connect(game: PortalGame): Promise<void> {
+    this.game = game;
     if (!this.framed) return Promise.resolve();
     this.connected ??= this.openBridge(game);
     return this.connected;
   }
 
-  /** The game is playable: `ready`, then the events of start-up. */
-  async ready(game: PortalGame): Promise<void> {
-    await this.connect(game);
-    this.bridge?.open({ muted: game.muted });
+  /** The game is playable: `ready`, then the events of start-up (after `connect`). */
+  async ready(): Promise<void> {
+    if (!this.connected || !this.game) return;
+    await this.connected;
+    this.bridge?.open({ muted: this.game.audio.muted });
   }
 
   private async openBridge(game: PortalGame): Promise<void> {
@@ -114,8 +119,9 @@ export class PortalLink {
       allowedOrigins: config.portalOrigins,
       parentOrigin: ancestor ?? originOf(this.win.document.referrer),
       onCommand: (command) => {
-        if (command.type === 'mute') game.setMuted(command.muted);
-        else if (command.type === 'pause') effects.pause();
+        if (command.type === 'mute') {
+          if (game.audio.muted !== command.muted) game.toggleMute();
+        } else if (command.type === 'pause') effects.pause();
         else if (command.type === 'resume') effects.resume();
         else effects.resize(command.width, command.height);
       },
