@@ -42,7 +42,9 @@ export class KeystreamRandom implements RandomSource {
   }
 
   private refill(): void {
-    this.buffer = this.cipher.update(this.zeros);
+    // A plain Uint8Array view (not the Buffer subclass), so element reads stay monomorphic.
+    const chunk = this.cipher.update(this.zeros);
+    this.buffer = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     this.pos = 0;
   }
 
