@@ -99,6 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
+    // The client's static files are not counted: only the API is limited.
+    allowList: (request) => !request.url.startsWith('/api/'),
     keyGenerator: (request) => (request.playerId !== null ? `player:${request.playerId}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, ctx) =>
       new ApiError('RATE_LIMITED', `too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} s`),

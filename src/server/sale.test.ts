@@ -328,3 +328,20 @@ describe('sales window from the configuration', () => {
     });
   });
 });
+
+describe('rate limiting', () => {
+  it('limits each session on its own, with RATE_LIMITED', async () => {
+    const s = await server({ RATE_LIMIT_PER_MINUTE: '5' });
+    const alice = await demoSession(s.url);
+    const bob = await demoSession(s.url);
+    for (let i = 0; i < 5; i++)
+      expect((await call(s.url, 'GET', '/api/account', { token: alice.token })).status).toBe(200);
+    const limited = await call<ApiError>(s.url, 'GET', '/api/account', { token: alice.token });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+    const before = databaseDump(s.sqlite);
+    expect((await play(s, alice.token, 100)).status).toBe(429);
+    expect(databaseDump(s.sqlite)).toBe(before);
+    expect((await call(s.url, 'GET', '/api/account', { token: bob.token })).status).toBe(200);
+  });
+});
