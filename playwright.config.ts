@@ -46,12 +46,12 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } },
     {
       name: 'mobile-portrait',
-      testMatch: /layout\.spec\.ts/,
+      testMatch: [/layout\.spec\.ts/, /visual\/.*\.spec\.ts/],
       use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
     },
     {
       name: 'mobile-landscape',
-      testMatch: /layout\.spec\.ts/,
+      testMatch: [/layout\.spec\.ts/, /visual\/.*\.spec\.ts/],
       use: { viewport: { width: 844, height: 390 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
     },
   ],

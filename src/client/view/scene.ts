@@ -52,7 +52,11 @@ export class Scene {
     host.appendChild(app.canvas);
     const scene = new Scene(app, app.renderer.name, random);
     for (let i = 0; i < 4; i++) {
-      const wheel = new WheelView(app.renderer, () => onTick(i));
+      const wheel = new WheelView(
+        app.renderer,
+        () => onTick(i),
+        () => scene.invalidate(),
+      );
       // Each stand starts on a different cake, so the idle table is not four copies.
       wheel.showStopped(i % 6, 0);
       scene.wheels.push(wheel);

@@ -1,5 +1,5 @@
 import gsap from 'gsap';
-import { Container, Graphics, Sprite, Texture, type Renderer } from 'pixi.js';
+import { Container, Graphics, ImageSource, Sprite, Texture, type Renderer } from 'pixi.js';
 import { createPipingTip } from '../art/symbols.ts';
 import { PALETTE } from '../art/palette.ts';
 import type { Segment } from '../../rules/unit.ts';
@@ -31,6 +31,7 @@ export class WheelView {
   constructor(
     private readonly renderer: Renderer,
     private readonly onTick: () => void,
+    private readonly onRedraw: () => void = () => {},
   ) {
     this.face.anchor.set(0.5);
     this.glow.visible = false;
@@ -179,5 +180,24 @@ export class WheelView {
     content.destroy({ children: true });
     if (old !== Texture.EMPTY) old.destroy(true);
     this.face.rotation = this.deg * DEG;
+    if (this.renderer.name === 'canvas') void this.toBitmap(this.face.texture);
+  }
+
+  /**
+   * On the 2D canvas renderer, a rotated render texture is redrawn from a canvas every
+   * frame; an ImageBitmap of the same pixels is Chromium's fast path for drawImage.
+   */
+  private async toBitmap(generated: Texture): Promise<void> {
+    if (typeof createImageBitmap !== 'function') return;
+    const canvas = this.renderer.extract.canvas(generated) as HTMLCanvasElement;
+    const bitmap = await createImageBitmap(canvas);
+    if (this.face.texture !== generated) {
+      bitmap.close();
+      return;
+    }
+    const resolution = this.renderer.resolution;
+    this.face.texture = new Texture({ source: new ImageSource({ resource: bitmap, resolution }) });
+    generated.destroy(true);
+    this.onRedraw();
   }
 }
