@@ -1,0 +1,352 @@
+/**
+ * `npm run bench:postgres`: durable plays per second and latency with 1, 2 and 3 server
+ * instances on one PostgreSQL database, next to one instance on SQLite, in the same run.
+ * Each instance is its own process (node + tsx, as `npm start` runs it); autocannon
+ * spreads its connections over the instances, as a proxy would. Per run it measures the
+ * CPU time of every process (the instances, the PostgreSQL backends, the load generator)
+ * from /proc, and samples pg_stat_activity to see what the play transactions wait on
+ * (row locks on the block cursor, WAL flush, or the instance itself).
+ * Writes the figures into the `## PostgreSQL` section of BENCHMARKS.md.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { PostgresStore } from '../src/server/store/postgres/postgresStore.ts';
+import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
+import type { Store } from '../src/server/store/types.ts';
+import { testLibrary } from '../src/server/testing/blockCache.ts';
+import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
+import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
+import { createTestDatabase, postgresReachable, PG_TEST_URL } from '../src/server/testing/postgres.ts';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
+const WARMUP_S = 2;
+/** A multiple of 1, 2 and 3: every instance gets the same share. */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 48);
+const PLAYERS = 64;
+const STAKE = 100;
+const SAMPLE_MS = 20;
+const CLOCK_TICKS_PER_S = 100;
+
+interface Setup {
+  label: string;
+  store: 'sqlite' | 'postgres';
+  instances: number;
+}
+
+const SETUPS: Setup[] = [
+  { label: 'SQLite, 1 instance', store: 'sqlite', instances: 1 },
+  { label: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1 },
+  { label: 'PostgreSQL, 2 instances', store: 'postgres', instances: 2 },
+  { label: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3 },
+];
+
+interface Waits {
+  samples: number;
+  /** Average number of play backends in each state over the samples. */
+  lock: number;
+  walFlush: number;
+  onInstance: number;
+  running: number;
+  other: number;
+}
+
+interface Row {
+  setup: Setup;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  wallMs: number;
+  instanceCpuMs: number[];
+  postgresCpuMs: number;
+  loaderCpuMs: number;
+  waits: Waits | null;
+  playsPerTxn: number | null;
+}
+
+/** utime + stime of a process, in ms. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return 0; // gone
+  }
+}
+
+/** CPU of every PostgreSQL process (postmaster, backends, WAL writer, checkpointer), by pid. */
+function postgresCpu(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm === 'postgres') out.set(Number(entry), processCpuMs(Number(entry)));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return out;
+}
+
+function postgresCpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ms] of after) sum += ms - (before.get(pid) ?? 0);
+  return sum;
+}
+
+function selfCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function load(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** Samples what the play transactions of this database are doing, until stopped. */
+function sampleWaits(url: string): { stop(): Promise<Waits> } {
+  const client = new pg.Client({ connectionString: url });
+  const waits: Waits = { samples: 0, lock: 0, walFlush: 0, onInstance: 0, running: 0, other: 0 };
+  let stopped = false;
+  const done = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const { rows } = await client.query<{ state: string; type: string | null; event: string | null }>(
+        `SELECT state, wait_event_type AS type, wait_event AS event FROM pg_stat_activity
+         WHERE datname = current_database() AND application_name = 'spincake' AND state <> 'idle'`,
+      );
+      waits.samples++;
+      for (const r of rows) {
+        if (r.type === 'Lock') waits.lock++;
+        else if (r.event === 'WALSync' || r.event === 'WALWrite' || r.event === 'WALInsert') waits.walFlush++;
+        else if (r.state === 'idle in transaction' || r.event === 'ClientRead') waits.onInstance++;
+        else if (r.type === null) waits.running++;
+        else waits.other++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+      const n = Math.max(1, waits.samples);
+      return {
+        samples: waits.samples,
+        lock: waits.lock / n,
+        walFlush: waits.walFlush / n,
+        onInstance: waits.onInstance / n,
+        running: waits.running / n,
+        other: waits.other / n,
+      };
+    },
+  };
+}
+
+async function prepare(
+  setup: Setup,
+): Promise<{ env: Record<string, string>; url: string | null; cleanup(): Promise<void> }> {
+  const library = await testLibrary();
+  const dataDir = tempDataDir();
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    CLIENT_DIR: dataDir,
+    DEMO_BALANCE_CENTS: '100000000',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+  };
+  let store: Store;
+  let dropDatabase = async () => {};
+  let url: string | null = null;
+  if (setup.store === 'postgres') {
+    const database = await createTestDatabase();
+    url = database.url;
+    env.DATABASE_URL = database.url;
+    store = await PostgresStore.connect(database.url, library);
+    dropDatabase = () => database.drop();
+  } else {
+    store = SqliteStore.open(dataDir, library);
+  }
+  await addTestBlocks(store);
+  await store.close();
+  return {
+    env,
+    url,
+    cleanup: async () => {
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function measure(setup: Setup): Promise<Row> {
+  const prepared = await prepare(setup);
+  const servers: ChildServer[] = [];
+  try {
+    // One after the other: the first start applies the migrations, the others find them.
+    for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(prepared.env, 60_000));
+    const urls = servers.map((s) => s.url);
+    const tokens: string[] = [];
+    for (let p = 0; p < PLAYERS; p++) {
+      const reply = await fetch(`${urls[p % urls.length]}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      tokens.push(((await reply.json()) as { token: string }).token);
+    }
+    let n = 0;
+    const options = {
+      url: urls as unknown as string, // autocannon spreads connections over several URLs
+      connections: CONNECTIONS,
+      requests: [
+        {
+          method: 'POST' as const,
+          path: '/api/plays',
+          // A fresh playId per request, players in turn: every request is a new sale.
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            headers: { authorization: `Bearer ${tokens[n++ % PLAYERS]}`, 'content-type': 'application/json' },
+            body: `{"stakeCents":${STAKE},"playId":"${randomUUID()}"}`,
+          }),
+        },
+      ],
+    };
+    await load({ ...options, duration: WARMUP_S });
+
+    const cpuBefore = servers.map((s) => processCpuMs(s.process.pid!));
+    const pgBefore = postgresCpu();
+    const selfBefore = selfCpuMs();
+    const sampler = prepared.url ? sampleWaits(prepared.url) : null;
+    const started = performance.now();
+    const result = await load({ ...options, duration: DURATION_S });
+    const wallMs = performance.now() - started;
+    const waits = sampler ? await sampler.stop() : null;
+    const row: Row = {
+      setup,
+      rps: result.requests.total / (wallMs / 1000),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      wallMs,
+      instanceCpuMs: servers.map((s, i) => processCpuMs(s.process.pid!) - cpuBefore[i]!),
+      postgresCpuMs: postgresCpuDelta(pgBefore, postgresCpu()),
+      loaderCpuMs: selfCpuMs() - selfBefore,
+      waits,
+      playsPerTxn: null,
+    };
+    if (prepared.url) {
+      // Plays inserted by one transaction share its xmin: plays per commit, warm-up included.
+      const client = new pg.Client({ connectionString: prepared.url });
+      await client.connect();
+      const { rows } = await client.query<{ plays: string; txns: string }>(
+        'SELECT count(*) AS plays, count(DISTINCT xmin::text) AS txns FROM plays',
+      );
+      await client.end();
+      row.playsPerTxn = Number(rows[0]!.plays) / Math.max(1, Number(rows[0]!.txns));
+    }
+    return row;
+  } finally {
+    for (const server of servers) server.process.kill('SIGTERM');
+    await Promise.all(servers.map((s) => s.exited));
+    await prepared.cleanup();
+  }
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const pct = (ms: number, wallMs: number) => `${Math.round((100 * ms) / wallMs)} %`;
+
+function describeRow(r: Row): string {
+  const waits = r.waits
+    ? `; waiting backends: lock ${r.waits.lock.toFixed(2)}, WAL ${r.waits.walFlush.toFixed(2)}, ` +
+      `on instance ${r.waits.onInstance.toFixed(2)}, running ${r.waits.running.toFixed(2)}; plays/txn ${r.playsPerTxn?.toFixed(1)}`
+    : '';
+  return (
+    `${r.setup.label}: ${fmt(r.rps)} plays/s, p50 ${r.p50} ms, p99 ${r.p99} ms (errors ${r.errors}, non-2xx ${r.non2xx}); ` +
+    `CPU instances ${r.instanceCpuMs.map((ms) => pct(ms, r.wallMs)).join(' + ')}, PostgreSQL ${pct(r.postgresCpuMs, r.wallMs)}, ` +
+    `load generator ${pct(r.loaderCpuMs, r.wallMs)}${waits}`
+  );
+}
+
+function writeSection(rows: Row[], loadBefore: number[], loadAfter: number[]): void {
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const cores = os.cpus().length;
+  const sqlite = rows.find((r) => r.setup.store === 'sqlite')!;
+  const pg1 = rows.find((r) => r.setup.store === 'postgres' && r.setup.instances === 1)!;
+  const pg2 = rows.find((r) => r.setup.store === 'postgres' && r.setup.instances === 2)!;
+  const used = (r: Row) => (r.instanceCpuMs.reduce((a, b) => a + b, 0) + r.postgresCpuMs + r.loaderCpuMs) / r.wallMs;
+  const lines = [
+    '## PostgreSQL',
+    '',
+    `\`npm run bench:postgres\`, ${new Date().toISOString().slice(0, 10)}, ${cores} × ${cpu}, Node ${process.version},`,
+    `PostgreSQL on the same machine (\`synchronous_commit = on\`, fsync on: every acknowledged play is on disk).`,
+    `autocannon, ${CONNECTIONS} connections spread evenly over the instances (as a proxy would), ${DURATION_S} s per`,
+    `figure after a ${WARMUP_S} s warm-up; ${PLAYERS} players, every request a new 1 € sale (fresh playId) from the`,
+    'same block: the block cursor is one row that every sale locks. Baseline in the same run: one instance',
+    'on SQLite (`synchronous = FULL`). CPU: utime + stime from /proc over the measured seconds, as a share of',
+    'one core (instances each, all PostgreSQL processes together, the load generator). Waits: pg_stat_activity',
+    `sampled every ${SAMPLE_MS} ms, the average number of play transactions waiting on a row lock, on the WAL`,
+    'flush, or on their instance (idle in transaction: the instance computes the batch), or running.',
+    `Load average before / after: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} / ${loadAfter.map((l) => l.toFixed(1)).join(' ')}`,
+    '(other work shares these cores).',
+    '',
+    '| setup | plays/s | ÷ PG ×1 | ÷ SQLite | p50 ms | p99 ms | CPU per instance | CPU PostgreSQL | CPU load gen | cores used | lock waits | WAL waits | on instance | plays / txn |',
+    '| ----- | ------: | ------: | -------: | -----: | -----: | ---------------- | -------------: | -----------: | ---------: | ---------: | --------: | ----------: | ----------: |',
+    ...rows.map(
+      (r) =>
+        `| ${r.setup.label} | ${fmt(r.rps)} | ${(r.rps / pg1.rps).toFixed(2)} | ${(r.rps / sqlite.rps).toFixed(2)} | ${r.p50} | ${r.p99} | ` +
+        `${r.instanceCpuMs.map((ms) => pct(ms, r.wallMs)).join(' + ')} | ${pct(r.postgresCpuMs, r.wallMs)} | ${pct(r.loaderCpuMs, r.wallMs)} | ` +
+        `${used(r).toFixed(2)} of ${cores} | ${r.waits ? r.waits.lock.toFixed(2) : '—'} | ${r.waits ? r.waits.walFlush.toFixed(2) : '—'} | ` +
+        `${r.waits ? r.waits.onInstance.toFixed(2) : '—'} | ${r.playsPerTxn ? r.playsPerTxn.toFixed(1) : '—'} |`,
+    ),
+    '',
+    `Target: 2 instances ≥ 1.3 × one instance on PostgreSQL: **${(pg2.rps / pg1.rps).toFixed(2)} ×**.`,
+    `Errors or non-2xx answers during the measured runs: ${rows.reduce((n, r) => n + r.errors + r.non2xx, 0)}.`,
+  ];
+  const file = path.resolve('BENCHMARKS.md');
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+  // Keep the hand-written reading of the figures (### Reading …) below the table.
+  const start = current.indexOf('\n## PostgreSQL\n');
+  let reading = '';
+  let next: string;
+  const section = lines.join('\n') + '\n';
+  if (start < 0) {
+    next = current.trimEnd() + '\n\n' + section;
+  } else {
+    const after = current.indexOf('\n## ', start + 1);
+    const old = current.slice(start + 1, after < 0 ? undefined : after + 1);
+    const readingAt = old.indexOf('\n### ');
+    if (readingAt >= 0) reading = '\n' + old.slice(readingAt + 1).trimEnd() + '\n';
+    next = current.slice(0, start + 1) + section + reading + (after < 0 ? '' : '\n' + current.slice(after + 1));
+  }
+  fs.writeFileSync(file, next);
+  console.log('BENCHMARKS.md: ## PostgreSQL updated');
+}
+
+async function main(): Promise<void> {
+  if (!(await postgresReachable())) {
+    console.error(`bench:postgres needs PostgreSQL at ${PG_TEST_URL} (set PG_TEST_URL): not reachable`);
+    process.exit(1);
+  }
+  const loadBefore = os.loadavg();
+  const rows: Row[] = [];
+  for (const setup of SETUPS) {
+    const row = await measure(setup);
+    console.log(describeRow(row));
+    rows.push(row);
+  }
+  writeSection(rows, loadBefore, os.loadavg());
+}
+
+await main();
