@@ -15,6 +15,7 @@ import type {
   UnitSource,
 } from '../types.ts';
 import { planBatch, type BatchReads, type BatchWrites, type Outcome } from './batchPlan.ts';
+import { settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { migratePostgres } from './migrations.ts';
 import { isConnectionLoss, isRetryable, MAX_ATTEMPTS, retryDelayMs } from './retry.ts';
 import {
@@ -120,6 +121,8 @@ export class PostgresStore implements Store {
       types,
       options: options.options,
       connectionTimeoutMillis: 10_000,
+      // Statements sent together travel together: a play batch takes two round trips.
+      pipeline: true,
       application_name: 'spincake',
     });
     // An idle connection that dies (server restart, pg_terminate_backend) is dropped by the
@@ -132,15 +135,19 @@ export class PostgresStore implements Store {
     return this.pool.query<R>(text, values);
   }
 
-  /** Runs `work` in a transaction on one connection, retried as a whole on a retryable failure. */
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction on one connection, retried as a whole on a retryable
+   * failure. With `ownsBoundaries`, `work` sends BEGIN and COMMIT itself (pipelined with
+   * its statements).
+   */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>, ownsBoundaries = false): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let client: pg.PoolClient | undefined;
       try {
         client = await this.pool.connect();
-        await client.query('BEGIN');
+        if (!ownsBoundaries) await client.query('BEGIN');
         const value = await work(client);
-        await client.query('COMMIT');
+        if (!ownsBoundaries) await client.query('COMMIT');
         client.release();
         return value;
       } catch (error) {
@@ -265,7 +272,7 @@ export class PostgresStore implements Store {
     const requests = batch.map((p) => p.request);
     let outcomes: Outcome[];
     try {
-      outcomes = await this.transaction((client) => this.buyInTransaction(client, requests));
+      outcomes = await this.transaction((client) => this.buyInTransaction(client, requests), true);
     } catch (error) {
       // Nothing of the batch is committed (or, after a lost COMMIT, a retry by the client replays it).
       for (const item of batch) item.reject(error);
@@ -279,125 +286,75 @@ export class PostgresStore implements Store {
     });
   }
 
+  /**
+   * The batch in two round trips: BEGIN and the locking reads go together, then, once the
+   * batch is decided in memory, the writes and COMMIT go together (the connection
+   * pipelines them). The block rows stay locked from the first trip's answer to the
+   * commit: one wake-up of this process, not one per statement.
+   */
   private async buyInTransaction(client: pg.PoolClient, requests: readonly BuyRequest[]): Promise<Outcome[]> {
     const reads = await this.readForBatch(client, requests);
     const { outcomes, writes } = planBatch(requests, reads, this.units);
-    await this.writeBatch(client, writes);
+    await this.writeBatchAndCommit(client, writes);
     return outcomes;
   }
 
   private async readForBatch(client: pg.PoolClient, requests: readonly BuyRequest[]): Promise<BatchReads> {
     const playIds = [...new Set(requests.map((r) => r.playId))];
-    const existingRows = await client.query<PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`, [
-      playIds,
-    ]);
-    const existing = new Map(existingRows.rows.map((row) => [row.play_id, row]));
     // Players first, then blocks, each in a fixed order: every batch of every instance
     // takes its locks in the same order, so batches queue instead of deadlocking.
     const playerIds = [...new Set(requests.map((r) => r.playerId))].sort();
-    const playerRows = await client.query<PlayerRow>(
-      'SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE',
-      [playerIds],
-    );
+    const stakes = [...new Set(requests.filter((r) => !r.fixtureUnit).map((r) => r.stakeCents))].sort((a, b) => a - b);
+    const [, existingRows, playerRows, blockRows] = await settleInOrder([
+      client.query('BEGIN'),
+      client.query<PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`, [playIds]),
+      client.query<PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
+        playerIds,
+      ]),
+      stakes.length === 0
+        ? Promise.resolve(null)
+        : client.query<BlockRow>(
+            `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
+             ORDER BY stake_cents, seq FOR UPDATE`,
+            [stakes],
+          ),
+    ] as const);
+    const existing = new Map(existingRows.rows.map((row) => [row.play_id, row]));
     const players = new Map(playerRows.rows.map((row) => [row.id, row]));
-    const stakes = [
-      ...new Set(requests.filter((r) => !r.fixtureUnit && !existing.has(r.playId)).map((r) => r.stakeCents)),
-    ].sort((a, b) => a - b);
     const blocks = new Map<StakeCents, BlockRow[]>();
-    if (stakes.length > 0) {
-      const blockRows = await client.query<BlockRow>(
-        `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
-         ORDER BY stake_cents, seq FOR UPDATE`,
-        [stakes],
-      );
-      for (const row of blockRows.rows) {
-        const list = blocks.get(row.stake_cents as StakeCents) ?? [];
-        // The open block sells first, whatever its place in the queue.
-        if (row.status === 'open') list.unshift(row);
-        else list.push(row);
-        blocks.set(row.stake_cents as StakeCents, list);
-      }
+    for (const row of blockRows?.rows ?? []) {
+      const list = blocks.get(row.stake_cents as StakeCents) ?? [];
+      // The open block sells first, whatever its place in the queue.
+      if (row.status === 'open') list.unshift(row);
+      else list.push(row);
+      blocks.set(row.stake_cents as StakeCents, list);
     }
     return { existing, players, blocks };
   }
 
-  private async writeBatch(client: pg.PoolClient, writes: BatchWrites): Promise<void> {
-    if (writes.plays.length === 0 && writes.blocks.size === 0) return;
-    const p = writes.plays;
-    const e = writes.entries;
+  private async writeBatchAndCommit(client: pg.PoolClient, writes: BatchWrites): Promise<void> {
+    const statements: Promise<pg.QueryResult | null>[] = [];
     // Blocks that open are written after the others close: one open block per stake at every row.
     const blockUpdates = [...writes.blocks];
     const opening = blockUpdates.filter(([, b]) => b.status === 'open' && !b.wasOpen);
     const others = blockUpdates.filter(([, b]) => !(b.status === 'open' && !b.wasOpen));
-    const { rows } = await client.query<{ plays: number; entries: number; players: number; blocks: number }>(
-      `WITH new_plays AS (
-         INSERT INTO plays (play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
-                            jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::bool[], $7::text[],
-                              $8::int[], $9::int[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
-                              $14::bigint[], $15::text[])
-         RETURNING 1
-       ), new_entries AS (
-         INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at)
-         SELECT * FROM unnest($16::text[], $17::text[], $18::bigint[], $19::text[], $20::text[], $21::text[])
-         RETURNING 1
-       ), balances AS (
-         UPDATE players p SET balance_cents = u.balance
-         FROM unnest($22::text[], $23::bigint[]) AS u(id, balance) WHERE p.id = u.id
-         RETURNING 1
-       ), cursors AS (
-         UPDATE blocks b SET next_position = u.next, status = u.status
-         FROM unnest($24::text[], $25::int[], $26::text[]) AS u(id, next, status) WHERE b.id = u.id
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM new_plays) AS plays, (SELECT count(*) FROM new_entries) AS entries,
-              (SELECT count(*) FROM balances) AS players, (SELECT count(*) FROM cursors) AS blocks`,
-      [
-        p.map((r) => r.play_id),
-        p.map((r) => r.player_id),
-        p.map((r) => r.stake_cents),
-        p.map((r) => r.block_id),
-        p.map((r) => r.position),
-        p.map((r) => r.fixture),
-        p.map((r) => r.unit_code),
-        p.map((r) => r.bells),
-        p.map((r) => r.points),
-        p.map((r) => r.jeu1_cents),
-        p.map((r) => r.jeu2_cents),
-        p.map((r) => r.win_cents),
-        p.map((r) => r.balance_before_cents),
-        p.map((r) => r.balance_after_cents),
-        p.map((r) => r.created_at),
-        e.map((r) => r.txn),
-        e.map((r) => r.account),
-        e.map((r) => r.amountCents),
-        e.map((r) => r.playId),
-        e.map((r) => r.kind),
-        e.map((r) => r.createdAt),
-        [...writes.balances.keys()],
-        [...writes.balances.values()],
-        others.map(([id]) => id),
-        others.map(([, b]) => b.nextPosition),
-        others.map(([, b]) => b.status),
-      ],
-    );
-    const counts = rows[0]!;
-    if (
-      counts.plays !== p.length ||
-      counts.entries !== e.length ||
-      counts.players !== writes.balances.size ||
-      counts.blocks !== others.length
-    ) {
-      throw new Error(`play batch wrote ${JSON.stringify(counts)}, expected ${p.length} plays: rolled back`);
+    if (writes.plays.length > 0 || others.length > 0) {
+      statements.push(client.query(WRITE_BATCH_SQL, writeBatchParams(writes, others)));
     }
     if (opening.length > 0) {
-      const opened = await client.query(
-        `UPDATE blocks b SET next_position = u.next, status = u.status
-         FROM unnest($1::text[], $2::int[], $3::text[]) AS u(id, next, status) WHERE b.id = u.id`,
-        [opening.map(([id]) => id), opening.map(([, b]) => b.nextPosition), opening.map(([, b]) => b.status)],
+      statements.push(
+        client.query(
+          `UPDATE blocks b SET next_position = u.next, status = u.status
+           FROM unnest($1::text[], $2::int[], $3::text[]) AS u(id, next, status) WHERE b.id = u.id`,
+          [opening.map(([id]) => id), opening.map(([, b]) => b.nextPosition), opening.map(([, b]) => b.status)],
+        ),
       );
-      if (opened.rowCount !== opening.length) throw new Error('a block to open was not found: rolled back');
     }
+    statements.push(client.query('COMMIT'));
+    const results = await settleInOrder(statements);
+    // After a failed statement PostgreSQL answers COMMIT with ROLLBACK; settleInOrder has
+    // thrown that statement's error already, this is the last guard.
+    if (results[results.length - 1]!.command !== 'COMMIT') throw new Error('the play transaction was rolled back');
   }
 
   async getPlay(playerId: string, playId: string): Promise<PlayRecord | null> {
