@@ -21,17 +21,28 @@ const WARMUP_S = 2;
 
 interface Figures {
   rps: number;
+  /** Server process CPU time (user + system) per request, µs: less sensitive to other load than rps. */
+  cpuUs: number;
   p50: number;
   p99: number;
   errors: number;
   non2xx: number;
 }
 
-function run(options: autocannon.Options): Promise<Figures> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+function run(options: autocannon.Options, serverPid: number): Promise<Figures> {
+  const cpuBefore = cpuSeconds(serverPid);
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => {
       if (error) return reject(error);
       resolve({
+        cpuUs: ((cpuSeconds(serverPid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total),
         rps: result.requests.total / (result.duration || DURATION_S),
         p50: result.latency.p50,
         p99: result.latency.p99,
@@ -79,17 +90,18 @@ async function main(): Promise<void> {
         },
       ],
     };
-    await run({ ...health, connections: 16, duration: WARMUP_S });
-    await run({ ...plays, connections: 16, duration: WARMUP_S });
+    const pid = server.process.pid!;
+    await run({ ...health, connections: 16, duration: WARMUP_S }, pid);
+    await run({ ...plays, connections: 16, duration: WARMUP_S }, pid);
 
     const rows: { connections: number; health: Figures; plays: Figures }[] = [];
     for (const connections of CONNECTIONS) {
-      const h = await run({ ...health, connections, duration: DURATION_S });
-      const p = await run({ ...plays, connections, duration: DURATION_S });
+      const h = await run({ ...health, connections, duration: DURATION_S }, pid);
+      const p = await run({ ...plays, connections, duration: DURATION_S }, pid);
       rows.push({ connections, health: h, plays: p });
       console.log(
-        `${connections} conn: plays ${p.rps.toFixed(0)}/s p50 ${p.p50} ms p99 ${p.p99} ms (errors ${p.errors}, non-2xx ${p.non2xx}); ` +
-          `health ${h.rps.toFixed(0)}/s p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
+        `${connections} conn: plays ${p.rps.toFixed(0)}/s cpu ${p.cpuUs.toFixed(0)} µs p50 ${p.p50} ms p99 ${p.p99} ms (errors ${p.errors}, non-2xx ${p.non2xx}); ` +
+          `health ${h.rps.toFixed(0)}/s cpu ${h.cpuUs.toFixed(0)} µs p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
       );
     }
     await writeSection(rows, loadBefore);
@@ -118,16 +130,18 @@ async function writeSection(
     'session, rate limit, security headers).',
     `Machine load average when the run started: ${loadBefore.toFixed(1)} (other work shares the 2 cores and the disk).`,
     '',
-    '| connections | plays/s | p50 ms | p99 ms | bare route req/s | bare p50 ms | bare p99 ms | plays ÷ bare |',
-    '| ----------: | ------: | -----: | -----: | ---------------: | ----------: | ----------: | -----------: |',
+    '| connections | plays/s | p50 ms | p99 ms | server CPU µs/play | bare req/s | bare p50 ms | bare p99 ms | bare CPU µs/req | plays ÷ bare |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (r) =>
-        `| ${r.connections} | ${fmt(r.plays.rps)} | ${r.plays.p50} | ${r.plays.p99} | ${fmt(r.health.rps)} | ${r.health.p50} | ${r.health.p99} | ${(r.plays.rps / r.health.rps).toFixed(2)} |`,
+        `| ${r.connections} | ${fmt(r.plays.rps)} | ${r.plays.p50} | ${r.plays.p99} | ${fmt(r.plays.cpuUs)} | ${fmt(r.health.rps)} | ${r.health.p50} | ${r.health.p99} | ${fmt(r.health.cpuUs)} | ${(r.plays.rps / r.health.rps).toFixed(2)} |`,
     ),
     '',
     `Targets at 16 connections: ≥ 2,000 durable plays/s (${fmt(at16.plays.rps)}), ≥ 0.3 of the bare route ` +
       `(${(at16.plays.rps / at16.health.rps).toFixed(2)}), p99 ≤ 20 ms (${at16.plays.p99} ms).`,
     `Errors or non-2xx answers during the play runs: ${rows.reduce((n, r) => n + r.plays.errors + r.plays.non2xx, 0)}.`,
+    'Server CPU per request (from /proc, all threads of the server process) is the figure least',
+    'disturbed by other work on the machine; plays/s at 1 connection is bounded by one fsync per play.',
     '',
     'How: plays are group-committed. The plays that arrive during one turn of the event loop share one',
     'SQLite transaction (each in its own savepoint). The connection runs `synchronous = NORMAL` and the',
