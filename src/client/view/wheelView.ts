@@ -15,12 +15,12 @@ const DEG = Math.PI / 180;
  */
 export class WheelView {
   readonly root = new Container();
-  private readonly plate = new Graphics();
+  private readonly plate = new Sprite();
   private readonly face = new Sprite();
-  private readonly gloss = new Graphics();
+  private readonly gloss = new Sprite();
   private readonly glow = new Graphics();
-  private cursor: Container = new Container();
-  private cursorHolder = new Container();
+  private readonly cursor = new Sprite();
+  private readonly cursorHolder = new Container();
   private radius = 0;
   private segments: readonly Segment[] | null = null;
   private deg = 0;
@@ -35,6 +35,7 @@ export class WheelView {
   ) {
     this.face.anchor.set(0.5);
     this.glow.visible = false;
+    this.cursorHolder.addChild(this.cursor);
     this.root.addChild(this.plate, this.face, this.glow, this.gloss, this.cursorHolder);
   }
 
@@ -105,7 +106,7 @@ export class WheelView {
 
   destroy(): void {
     this.stopAnimations();
-    this.face.texture.destroy(true);
+    for (const sprite of [this.face, this.plate, this.gloss, this.cursor]) sprite.texture.destroy(true);
     this.root.destroy({ children: true });
   }
 
@@ -131,22 +132,24 @@ export class WheelView {
 
   private drawStatic(): void {
     const r = this.radius;
-    this.plate.clear();
-    this.plate.circle(0, r * 0.07, r * 1.08).fill({ color: 0x12060f, alpha: 0.45 });
-    this.plate.circle(0, 0, r * 1.07).fill(PALETTE.frosting);
-    this.plate.circle(0, 0, r * 1.07).stroke({ width: Math.max(1, r * 0.015), color: 0xd9c3a5 });
+    const plate = new Graphics();
+    plate.circle(0, r * 0.07, r * 1.08).fill({ color: 0x12060f, alpha: 0.45 });
+    plate.circle(0, 0, r * 1.07).fill(PALETTE.frosting);
+    plate.circle(0, 0, r * 1.07).stroke({ width: Math.max(1, r * 0.015), color: 0xd9c3a5 });
     for (let k = 0; k < 24; k++) {
       const a = k * 15 * DEG;
-      this.plate.circle(Math.cos(a) * r * 1.035, Math.sin(a) * r * 1.035, r * 0.022).fill(0xf1dcc0);
+      plate.circle(Math.cos(a) * r * 1.035, Math.sin(a) * r * 1.035, r * 0.022).fill(0xf1dcc0);
     }
+    this.bake(this.plate, plate);
 
-    this.gloss.clear();
-    this.gloss
+    const gloss = new Graphics();
+    gloss
       .arc(0, 0, r * 0.8, 200 * DEG, 250 * DEG)
       .stroke({ width: r * 0.07, color: 0xffffff, alpha: 0.22, cap: 'round' });
-    this.gloss
+    gloss
       .arc(0, 0, r * 0.8, 258 * DEG, 266 * DEG)
       .stroke({ width: r * 0.07, color: 0xffffff, alpha: 0.22, cap: 'round' });
+    this.bake(this.gloss, gloss);
 
     this.glow.clear();
     const a0 = (-90 - SEGMENT_DEG / 2) * DEG;
@@ -159,13 +162,31 @@ export class WheelView {
       .closePath()
       .stroke({ width: Math.max(3, r * 0.045), color: PALETTE.gold, join: 'round' });
 
-    this.cursorHolder.removeChildren().forEach((c) => c.destroy({ children: true }));
     const size = r * 0.42;
-    this.cursor = createPipingTip(size);
+    const tip = new Container();
+    const drawing = createPipingTip(size);
     // Pivot at the top of the bag so a flick swings the tip sideways.
+    drawing.position.set(0, size);
+    tip.addChild(drawing);
+    this.bake(this.cursor, tip);
     this.cursorHolder.position.set(0, -r * 0.84 - size);
-    this.cursor.position.set(0, size);
-    this.cursorHolder.addChild(this.cursor);
+  }
+
+  /**
+   * Still parts become one sprite each: a frame of the 2D canvas renderer then blits
+   * them instead of replaying their paths, and WebGL batches them with the faces.
+   */
+  private bake(target: Sprite, content: Container): void {
+    const bounds = content.getLocalBounds();
+    const old = target.texture;
+    target.texture = this.renderer.generateTexture({
+      target: content,
+      resolution: this.renderer.resolution,
+      antialias: true,
+    });
+    target.position.set(bounds.x, bounds.y);
+    content.destroy({ children: true });
+    if (old !== Texture.EMPTY) old.destroy(true);
   }
 
   private redrawFace(): void {
