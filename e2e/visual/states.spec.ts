@@ -1,0 +1,172 @@
+import type { PairKey } from '../../src/rules/tables.ts';
+import {
+  body,
+  buy,
+  exhaust,
+  expectPhase,
+  expectWheels,
+  goAll,
+  goWheel,
+  playButton,
+  revealAll,
+  setBalance,
+  setSales,
+  stake,
+} from '../game.ts';
+import { expect, expectPicture, idleWithStake, openTable, seededFixture, test } from './visual.ts';
+
+/**
+ * One picture per state of the table, in every project (desktop 1280×720, mobile
+ * portrait 390×844 at DPR 3, mobile landscape 844×390). Each state starts from a fixed
+ * unit (a server fixture with a fixed seed) and the game's test clock frozen, so the
+ * only thing that can change a picture is a change to the game.
+ */
+
+test('loading screen', async ({ page }) => {
+  // The session never answers: the page stays on its loading screen, at its last step.
+  await page.route('**/api/session', () => {});
+  await page.goto('/?test=1&seed=7&renderer=canvas');
+  await expect(page.locator('#loading')).toHaveAttribute('aria-valuenow', '70');
+  await expectPicture(page, 'loading');
+});
+
+for (const euros of [1, 2, 3, 5]) {
+  test(`idle table, stake ${euros} €`, async ({ page }) => {
+    await idleWithStake(page, euros);
+    await expectPicture(page, `idle-stake-${euros}`);
+  });
+}
+
+test('unit shown before any spin', async ({ page }) => {
+  await openTable(page);
+  await seededFixture(page, 'x7');
+  await buy(page);
+  await expectWheels(page, 'standing,standing,standing,standing');
+  await expectPicture(page, 'unit-shown');
+});
+
+test('frozen mid-spin frame', async ({ page }) => {
+  await openTable(page);
+  await seededFixture(page, 'x7');
+  await buy(page);
+  await goAll(page).click();
+  await expectWheels(page, 'spinning,spinning,spinning,spinning');
+  await page.evaluate(() => window.spincake!.advance(1_500));
+  await expectPicture(page, 'mid-spin');
+});
+
+test('one wheel stopped, three standing', async ({ page }) => {
+  await openTable(page);
+  await seededFixture(page, 'x7');
+  await buy(page);
+  await goWheel(page, 2).click();
+  await page.evaluate(() => window.spincake!.finishSpins());
+  await expectWheels(page, 'standing,stopped,standing,standing');
+  await expectPicture(page, 'one-stopped');
+});
+
+const overlays: PairKey[] = [
+  'lose',
+  'x1',
+  'x7',
+  'x10-points',
+  'x10-bells',
+  'x100-bells',
+  'x100-points',
+  'x1000',
+  'x20000',
+];
+for (const pair of overlays) {
+  test(`result overlay, ${pair}`, async ({ page }) => {
+    await openTable(page);
+    await seededFixture(page, pair);
+    await buy(page);
+    await goAll(page).click();
+    await revealAll(page);
+    await expectPicture(page, `overlay-${pair}`);
+  });
+}
+
+test('insufficient balance', async ({ page }) => {
+  await openTable(page);
+  await setBalance(page, 250);
+  await page.reload();
+  await expect(body(page)).toHaveAttribute('data-ready', 'true');
+  await page.evaluate(() => window.spincake!.freeze());
+  await stake(page, 3).click();
+  await playButton(page).click();
+  await expect(page.getByRole('alert')).toContainText('Solde insuffisant');
+  await expectPhase(page, 'idle');
+  await expectPicture(page, 'insufficient-balance');
+});
+
+test('network error during « Jouer »', async ({ page }) => {
+  await openTable(page);
+  await page.route('**/api/plays', (route) =>
+    route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback(),
+  );
+  await playButton(page).click();
+  await expect(page.getByRole('alert')).toContainText('Connexion impossible');
+  await expectPhase(page, 'idle');
+  await expectPicture(page, 'network-error');
+});
+
+test('history panel', async ({ page, server }) => {
+  await openTable(page);
+  for (const [pair, time] of [
+    ['x7', '2026-06-21T16:30:00Z'],
+    ['lose', '2026-06-21T16:31:00Z'],
+  ] as const) {
+    server.context.clock = () => new Date(time);
+    await seededFixture(page, pair);
+    await buy(page);
+    await goAll(page).click();
+    await revealAll(page);
+    await page.getByRole('button', { name: 'Nouvelle partie' }).click();
+    await expectPhase(page, 'idle');
+  }
+  await page.getByRole('button', { name: 'Historique' }).click();
+  await expect(page.locator('#history-panel li')).toHaveCount(2);
+  await expectPicture(page, 'history');
+});
+
+test('rules panel', async ({ page }) => {
+  await openTable(page);
+  await page.getByRole('button', { name: 'Règlement' }).click();
+  await expect(page.getByRole('dialog', { name: 'Règlement' })).toContainText('1 sur 3,98');
+  await expectPicture(page, 'rules');
+});
+
+test('sound muted', async ({ page }) => {
+  await openTable(page);
+  await page.getByRole('button', { name: 'Couper le son' }).click();
+  await expect(page.getByRole('button', { name: 'Remettre le son' })).toHaveAttribute('aria-pressed', 'true');
+  await expectPicture(page, 'muted');
+});
+
+test.describe('on a server of their own', () => {
+  test.use({ privateServer: true });
+
+  test('sales closed', async ({ page }) => {
+    await openTable(page);
+    await setSales(page, false, 'Ventes suspendues pour maintenance.');
+    await page.reload();
+    await expect(body(page)).toHaveAttribute('data-ready', 'true');
+    await page.evaluate(() => window.spincake!.freeze());
+    await expect(page.getByRole('alert')).toContainText('Ventes suspendues pour maintenance.');
+    await expect(playButton(page)).toBeDisabled();
+    await expectPicture(page, 'sales-closed');
+  });
+
+  test('sold out', async ({ page }) => {
+    await openTable(page);
+    await exhaust(page, 500);
+    await page.reload();
+    await expect(body(page)).toHaveAttribute('data-ready', 'true');
+    await page.evaluate(() => window.spincake!.freeze());
+    await stake(page, 5).click();
+    await expect(page.getByRole('alert')).toContainText('Plus aucun ticket');
+    await expect(playButton(page)).toBeDisabled();
+    await expectPicture(page, 'sold-out');
+  });
+});
