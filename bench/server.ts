@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
 import { testLibrary } from '../src/server/testing/blockCache.ts';
 import { spawnServer } from '../src/server/testing/child.ts';
@@ -53,9 +54,24 @@ function run(options: autocannon.Options, serverPid: number): Promise<Figures> {
   });
 }
 
+/** The disk's own pace in this run: ms per one-row SQLite commit with synchronous = FULL (one fsync each). */
+function fsyncMs(dir: string): number {
+  const db = new Database(path.join(dir, 'fsync-probe.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE t (x INTEGER)');
+  const insert = db.prepare('INSERT INTO t (x) VALUES (?)');
+  const started = performance.now();
+  for (let i = 0; i < 200; i++) insert.run(i);
+  const ms = (performance.now() - started) / 200;
+  db.close();
+  return ms;
+}
+
 async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   const dataDir = tempDataDir();
+  const commitMs = fsyncMs(dataDir);
   const store = SqliteStore.open(dataDir, await testLibrary());
   await addTestBlocks(store);
   await store.close();
@@ -104,7 +120,7 @@ async function main(): Promise<void> {
           `health ${h.rps.toFixed(0)}/s cpu ${h.cpuUs.toFixed(0)} µs p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
       );
     }
-    await writeSection(rows, loadBefore);
+    await writeSection(rows, loadBefore, commitMs);
   } finally {
     server.process.kill('SIGTERM');
     await server.exited;
@@ -115,6 +131,7 @@ async function main(): Promise<void> {
 async function writeSection(
   rows: { connections: number; health: Figures; plays: Figures }[],
   loadBefore: number,
+  commitMs: number,
 ): Promise<void> {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const at16 = rows.find((r) => r.connections === 16)!;
@@ -129,6 +146,7 @@ async function writeSection(
     'Baseline in the same run: `GET /api/health`, a bare JSON route of the same server (same hooks:',
     'session, rate limit, security headers).',
     `Machine load average when the run started: ${loadBefore.toFixed(1)} (other work shares the 2 cores and the disk).`,
+    `The disk's pace in the same run: ${commitMs.toFixed(2)} ms per one-row SQLite commit with \`synchronous = FULL\` (one fsync).`,
     '',
     '| connections | plays/s | p50 ms | p99 ms | server CPU µs/play | bare req/s | bare p50 ms | bare p99 ms | bare CPU µs/req | plays ÷ bare |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

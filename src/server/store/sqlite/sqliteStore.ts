@@ -298,7 +298,8 @@ export class SqliteStore implements Store {
       this.pending.push({ request, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => this.flush());
+        // While an fsync runs, plays gather until it ends: then one commit, one fsync for all.
+        setImmediate(() => this.wal.whenSynced(() => this.flush()));
       }
     });
   }

@@ -48,6 +48,30 @@ describe('WalSync', () => {
     wal.close();
   });
 
+  it('holds work queued during an fsync until it ends, then runs it before the next starts', async () => {
+    const wal = new WalSync(walFile('d'));
+    const order: string[] = [];
+    wal.whenSynced(() => order.push('idle: at once'));
+    wal.committed();
+    const first = wal.durable().then(() => order.push('first durable'));
+    expect(wal.syncing).toBe(true);
+    wal.whenSynced(() => {
+      order.push('queued work');
+      // After the first fsync, before the second.
+      expect(wal.fsyncs).toBe(1);
+      expect(wal.syncing).toBe(false);
+      wal.committed();
+      void wal.durable().then(() => order.push('second durable'));
+    });
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await wal.durable();
+    // The first fsync's waiters are released before the queued work runs (their callbacks run a microtask later).
+    expect(order).toEqual(['idle: at once', 'queued work', 'first durable', 'second durable']);
+    expect(wal.fsyncs).toBe(2);
+    wal.close();
+  });
+
   it('refuses everything once the log cannot be synced', async () => {
     const wal = new WalSync(path.join(dir, 'missing', 'wal'));
     wal.committed();

@@ -20,8 +20,23 @@ export class WalSync {
   /** fsyncs done so far (one covers many commits under load). */
   fsyncs = 0;
   private waiters: { commit: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  private afterSync: (() => void)[] = [];
 
   constructor(private readonly walPath: string) {}
+
+  /** Whether an fsync is running now. */
+  get syncing(): boolean {
+    return this.inFlight;
+  }
+
+  /**
+   * Runs `work` when the running fsync ends, before the next one starts: a commit made then
+   * is covered by that next fsync, so committing earlier would gain nothing and split batches.
+   */
+  whenSynced(work: () => void): void {
+    if (this.inFlight) this.afterSync.push(work);
+    else work();
+  }
 
   /** Call after every write transaction commits. */
   committed(): void {
@@ -63,6 +78,9 @@ export class WalSync {
         if (w.commit <= covers) w.resolve();
         else this.waiters.push(w);
       }
+      const work = this.afterSync;
+      this.afterSync = [];
+      for (const w of work) w();
       this.start();
     });
   }
@@ -73,6 +91,10 @@ export class WalSync {
     this.failure = new Error(`cannot make the database durable: ${error.message}`);
     for (const w of this.waiters) w.reject(this.failure);
     this.waiters = [];
+    // Queued work runs and meets the failure on its own durable() call.
+    const work = this.afterSync;
+    this.afterSync = [];
+    for (const w of work) w();
   }
 
   close(): void {
