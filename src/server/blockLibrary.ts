@@ -35,9 +35,4 @@ export class BlockLibrary implements UnitSource {
   add(block: Block): void {
     this.blocks.set(block.id, block);
   }
-
-  /** Frees closed blocks' memory. */
-  forget(blockId: string): void {
-    this.blocks.delete(blockId);
-  }
 }

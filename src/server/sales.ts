@@ -13,8 +13,7 @@ export class Sales {
 
   window(now: Date): SalesWindow {
     const { opensAt, closesAt, closedMessage } = this.config;
-    const scheduledOpen = (!opensAt || now >= opensAt) && (!closesAt || now < closesAt);
-    const open = this.override ? this.override.open : scheduledOpen;
+    const open = this.isOpen(now);
     return {
       open,
       opensAt: opensAt?.toISOString() ?? null,
