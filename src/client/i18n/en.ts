@@ -62,7 +62,7 @@ export const en: Strings = {
   historyWin: 'Win',
   historyStake: 'Stake',
   historyDate: 'Date',
-  historyCursors: 'Under the cursors',
+  historyCursors: (c) => `Under the cursors: ${c}`,
   historyUnfinished: 'in progress',
   rulesIntro: [
     'Pick a stake (1, 2, 3 or 5 €) then “Play”: the stake is debited and you get a ticket.',

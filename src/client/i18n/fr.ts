@@ -62,7 +62,7 @@ export const fr: Strings = {
   historyWin: 'Gain',
   historyStake: 'Mise',
   historyDate: 'Date',
-  historyCursors: 'Sous les curseurs',
+  historyCursors: (c) => `Sous les curseurs : ${c}`,
   historyUnfinished: 'en cours',
   rulesIntro: [
     'Choisissez une mise (1, 2, 3 ou 5 €) puis « Jouer » : la mise est débitée et un ticket vous est attribué.',

@@ -43,7 +43,7 @@ export interface Strings {
   historyWin: string;
   historyStake: string;
   historyDate: string;
-  historyCursors: string;
+  historyCursors: (cursors: string) => string;
   historyUnfinished: string;
   rulesIntro: string[];
   rulesJeu1Heading: string;

@@ -170,7 +170,7 @@ export class HistoryList {
           text: play.winCents > 0 ? `${t.historyWin} ${money(play.winCents)}` : t.noWin,
         }),
       ]),
-      el('div', { className: 'history-cursors', text: `${t.historyCursors} : ${cursors}` }),
+      el('div', { className: 'history-cursors', text: t.historyCursors(cursors) }),
       ...(play.finished ? [] : [el('span', { className: 'history-unfinished', text: t.historyUnfinished })]),
     ]);
   }
