@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import type { Play, PlaysPage } from '../src/rules/api.ts';
 import { startTestServer, type TestServer } from '../src/server/testing/harness.ts';
+import { signLaunchToken } from '../src/server/tokens.ts';
 import { startPortalDemo, type PortalDemo } from '../scripts/portal-demo.ts';
 
 /**
@@ -30,6 +31,8 @@ function freePort(): Promise<number> {
 }
 
 test.beforeAll(async () => {
+  // A first run generates the test blocks (seconds each) while the config's server starts too.
+  test.setTimeout(240_000);
   // The game must know the portal's origin before it starts (CSP, bridge), so the
   // portal's port is chosen first.
   const portalPort = await freePort();
@@ -97,19 +100,26 @@ async function serverCall(method: 'GET' | 'POST', url: string, token: string, bo
   return response.json();
 }
 
-const muteButton = (frame: Frame) => frame.locator('.icon-button[aria-pressed]').first();
+/** The game's own sound button (« Couper le son » / « Remettre le son »). */
+const muteButton = (frame: Frame) => frame.getByRole('button', { name: /^(Couper|Remettre) le son$/ });
 
-/** Resolves in the game frame once it has been delivered a message from `origin` (the bridge's listener ran first). */
-async function deliveredFrom(frame: Frame, origin: string) {
-  return frame.evaluateHandle(
-    (from) =>
-      new Promise<unknown>((resolve) => {
+/**
+ * Starts listening in the game frame for a message from `origin`; `received()` then
+ * waits for it. The bridge's listener was added first, so it has run by then.
+ */
+async function listenFor(frame: Frame, origin: string) {
+  // Wrapped in an object: evaluateHandle would otherwise wait for the promise itself.
+  const handle = await frame.evaluateHandle(
+    (from) => ({
+      message: new Promise<unknown>((resolve) => {
         window.addEventListener('message', (event) => {
           if (event.origin === from) resolve(event.data);
         });
       }),
+    }),
     origin,
   );
+  return { received: () => frame.evaluate((h) => h.message, handle) };
 }
 
 test('the portal starts the game and receives the events of a round with the server’s amounts', async ({ page }) => {
@@ -153,12 +163,57 @@ test('the portal mutes, pauses and resumes the game from outside', async ({ page
   await page.getByRole('button', { name: 'Unmute' }).click();
   await expect(muteButton(frame)).toHaveAttribute('aria-pressed', 'false');
 
+  // resize: the table takes the size the portal gives it.
+  await page.evaluate((gameOrigin) => {
+    const game = (document.getElementById('game') as HTMLIFrameElement).contentWindow!;
+    game.postMessage({ source: 'spincake-portal', type: 'resize', payload: { width: 640, height: 360 } }, gameOrigin);
+  }, new URL(game.url).origin);
+  await expect
+    .poll(() => frame.locator('#app').evaluate((el) => [el.clientWidth, el.clientHeight]))
+    .toEqual([640, 360]);
+
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(frame.locator('body')).toHaveAttribute('data-paused', 'true');
   expect(await frame.evaluate(() => document.body.inert)).toBe(true);
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(frame.locator('body')).not.toHaveAttribute('data-paused', /.*/);
   expect(await frame.evaluate(() => document.body.inert)).toBe(false);
+});
+
+/** Opens the portal page with a launch token of the test's choosing instead of the demo's. */
+async function openPortalWith(page: Page, launchToken: string): Promise<void> {
+  await page.route('**/launch.json*', (route) =>
+    route.fulfill({ json: { gameUrl: `${game.url}/?test=1&seed=7`, launchToken, playerId: 'chosen' } }),
+  );
+  await page.goto(portal.url);
+}
+
+test('the portal hears why the game cannot start or sell', async ({ page }) => {
+  const exp = Math.floor(Date.now() / 1000) + 600;
+  await openPortalWith(
+    page,
+    signLaunchToken({ playerId: 'e2e-forged', exp }, 'not-the-portal-secret-0123456789abcdef'),
+  );
+  await expect(logged(page, 'error')).toHaveCount(1);
+  expect((await portalLog(page))[0]).toEqual({
+    type: 'error',
+    payload: { code: 'NO_SESSION', message: 'the launch token is not signed by the portal' },
+  });
+  await expect(logged(page, 'ready')).toHaveCount(0);
+
+  // A portal player with no money: « Jouer » is refused, and the portal is told why.
+  await page.unrouteAll();
+  await openPortalWith(page, signLaunchToken({ playerId: 'e2e-broke', exp }, PORTAL_SECRET));
+  await expect(logged(page, 'ready')).toHaveCount(1);
+  const frame = await (await page.locator('#game').elementHandle())!.contentFrame();
+  await expect(frame!.locator('body')).toHaveAttribute('data-phase', 'idle');
+  await frame!.getByRole('button', { name: 'Jouer', exact: true }).click();
+  await expect(logged(page, 'error')).toHaveCount(1);
+  expect(await portalLog(page)).toEqual([
+    { type: 'ready', payload: { muted: false } },
+    { type: 'balanceChanged', payload: { balanceCents: 0 } },
+    { type: 'error', payload: { code: 'INSUFFICIENT_BALANCE', message: expect.any(String) } },
+  ]);
 });
 
 test('a message from another origin is ignored', async ({ page }) => {
@@ -176,13 +231,13 @@ test('a message from another origin is ignored', async ({ page }) => {
   await popup.waitForLoadState('domcontentloaded');
   expect(await popup.evaluate(() => location.origin)).toBe(foreignOrigin);
 
-  const seen = await deliveredFrom(frame, foreignOrigin);
+  const foreign = await listenFor(frame, foreignOrigin);
   await popup.evaluate(() => {
     const game = window.opener.frames[0] as Window;
     game.postMessage({ source: 'spincake-portal', type: 'mute', payload: { muted: true } }, '*');
     game.postMessage({ source: 'spincake-portal', type: 'pause', payload: {} }, '*');
   });
-  expect(await frame.evaluate((p) => p, seen)).toEqual({
+  expect(await foreign.received()).toEqual({
     source: 'spincake-portal',
     type: 'mute',
     payload: { muted: true },
@@ -208,12 +263,12 @@ test('a page of a non-portal origin framing the game gets no events and no say',
   const frame = await (await page.locator('#game').elementHandle())!.contentFrame();
   await expect(frame!.locator('body')).toHaveAttribute('data-ready', 'true');
 
-  const seen = await deliveredFrom(frame!, new URL(game.url).origin);
+  const fromParent = await listenFor(frame!, new URL(game.url).origin);
   await page.evaluate(() => {
     const game = (document.getElementById('game') as HTMLIFrameElement).contentWindow!;
     game.postMessage({ source: 'spincake-portal', type: 'mute', payload: { muted: true } }, '*');
   });
-  await frame!.evaluate((p) => p, seen);
+  expect(await fromParent.received()).toEqual({ source: 'spincake-portal', type: 'mute', payload: { muted: true } });
   await expect(muteButton(frame!)).toHaveAttribute('aria-pressed', 'false');
 
   // The game would have posted `ready` before it said data-ready; a marker posted now

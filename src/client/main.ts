@@ -9,6 +9,7 @@ import { reflectRound } from './testMode.ts';
 import { isTestMode, installTestApi, seededRandom } from './testMode.ts';
 import { pickLocale, stringsFor } from './i18n/index.ts';
 import { createGameApi } from './net/api.ts';
+import { PortalLink } from './portal/index.ts';
 import { Hud } from './ui/hud.ts';
 import { computeLayout } from './ui/layout.ts';
 import { fillRules, HistoryList, Panel } from './ui/panels.ts';
@@ -40,6 +41,7 @@ async function boot(): Promise<void> {
 
   const host = document.getElementById('app')!;
   const api = createGameApi();
+  const portal = new PortalLink();
   const audio = createGameAudio(localStorage);
   // Mobile browsers allow sound only after a gesture: the first tap anywhere unlocks it.
   window.addEventListener('pointerdown', () => audio.unlock(), { once: true, capture: true });
@@ -84,18 +86,21 @@ async function boot(): Promise<void> {
   new ResizeObserver(relayout).observe(host);
 
   controller = new GameController({
-    api,
+    api: portal.watchApi(api),
     table: scene,
-    controls: hud,
+    controls: portal.watchControls(hud),
     audio,
     strings,
     locale,
-    storage: localStorage,
+    storage: portal.storage(localStorage),
     random,
     reducedMotion,
-    launchToken: new URLSearchParams(search).get('launchToken'),
+    launchToken: portal.launchToken,
     later: (seconds, fn) => void gsap.delayedCall(seconds, fn),
-    onChange: reflectRound,
+    onChange: (state) => {
+      reflectRound(state);
+      portal.roundChanged(state);
+    },
   });
   if (testMode) {
     const c = controller;
@@ -107,7 +112,10 @@ async function boot(): Promise<void> {
       table: scene,
     });
   }
+  const game = controller;
+  void portal.connect({ audio, toggleMute: () => game.toggleMute(), host });
   await controller.start();
+  await portal.ready();
   setLoading(1);
   document.getElementById('loading')?.classList.add('done');
   document.body.dataset.ready = 'true';
