@@ -46,7 +46,8 @@ const COUNTERS = `
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
+  // node itself (not `npx tsx`): stopping npx left the server running and the bench never exited.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       PORT: String(port),
