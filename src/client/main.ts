@@ -49,8 +49,16 @@ async function boot(): Promise<void> {
   const rulesPanel = new Panel(document.body, 'rules-panel', strings.rules, strings);
   const historyPanel = new Panel(document.body, 'history-panel', strings.history, strings);
   let stakeForRules: Parameters<typeof fillRules>[1] = 100;
-  const history = new HistoryList(historyPanel.body, strings, locale, (before) =>
-    api.plays(controller?.session.token ?? '', 10, before),
+  const history = new HistoryList(
+    historyPanel.body,
+    strings,
+    locale,
+    (before) => api.plays(controller?.session.token ?? '', 10, before),
+    (play) => {
+      const started = controller?.replay(play) ?? false;
+      if (started) historyPanel.close();
+      return started;
+    },
   );
   const hud = new Hud(host, strings, locale, {
     play: () => void controller?.play(),

@@ -14,6 +14,8 @@ export interface SpincakeTestApi {
   advance(ms: number): void;
   /** Every spinning wheel jumps to its rest on the server's segment. */
   finishSpins(): void;
+  /** The segment under each wheel's cursor now, as the scene is turned. */
+  cursors(): number[];
   /** The bearer token of this page's player (for the server's test fixtures). */
   token(): string | null;
   /**
@@ -81,6 +83,7 @@ export function installTestApi(hooks: {
       }
     },
     finishSpins: () => hooks.finishSpins(),
+    cursors: () => [0, 1, 2, 3].map((i) => segmentUnderCursor(hooks.table.rotationDeg(i))),
     token: () => hooks.token(),
     turnWheel: (wheel, deg) => {
       const target = hooks.table.rotationDeg(wheel) + deg;

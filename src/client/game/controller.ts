@@ -7,7 +7,7 @@ import type { Strings } from '../i18n/index.ts';
 import { newPlayId, type GameApi } from '../net/api.ts';
 import type { ApiFailure } from '../net/http.ts';
 import * as round from './round.ts';
-import { planSpin, type SpinPlan } from './spin.ts';
+import { planSpin, SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor, type SpinPlan } from './spin.ts';
 
 /** What the controller needs from the Pixi scene. */
 export interface TableView {
@@ -33,7 +33,7 @@ export interface ControlsView {
   setMuted(muted: boolean): void;
   showMessage(text: string | null): void;
   announce(text: string): void;
-  showResult(play: Play, reducedMotion: boolean): void;
+  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
   hideResult(): void;
 }
 
@@ -62,6 +62,8 @@ export interface ControllerDeps {
   onChange?(state: round.RoundState): void;
 }
 
+type ShownWheels = ReadonlyArray<{ segments: readonly Segment[] }> | null;
+
 const TOKEN_KEY = 'spincake.token';
 const START_RETRY_MS = 2_000;
 
@@ -81,6 +83,10 @@ export class GameController {
   /** A « Jouer » whose answer never came: pressed again, it is resent with the same playId. */
   private pending: { playId: string; stakeCents: StakeCents } | null = null;
   private progressChain: Promise<void> = Promise.resolve();
+  /** The segments on the wheels now, so a replay can put the table back as it was. */
+  private shownWheels: ShownWheels = null;
+  /** During a replay: the past play and how the table looked before it. */
+  private replaying: { play: Play; before: { shown: ShownWheels; rotations: number[] } } | null = null;
 
   constructor(private readonly d: ControllerDeps) {}
 
@@ -94,7 +100,7 @@ export class GameController {
 
   async start(): Promise<void> {
     this.d.controls.setMuted(this.d.audio.muted);
-    this.d.table.showSegments(null);
+    this.showSegments(null);
     this.render();
     for (;;) {
       const account = await this.connect();
@@ -155,7 +161,34 @@ export class GameController {
     this.d.controls.setMuted(this.d.audio.muted);
   }
 
+  /**
+   * Article 4.1: a past play from the history, on the wheels exactly as it fell — its
+   * segments, its stops, then its own figures on a card labelled as a replay. Nothing
+   * is bought or reported; only from an idle table. Returns whether it started.
+   */
+  replay(play: Play): boolean {
+    if (!round.canReplay(this.state) || this.pending) return false;
+    this.d.audio.unlock();
+    this.d.audio.play('spin');
+    this.d.table.clearCelebration();
+    const rotations = [0, 1, 2, 3].map((i) => this.d.table.rotationDeg(i));
+    this.replaying = { play, before: { shown: this.shownWheels, rotations } };
+    this.showSegments(play.wheels);
+    this.setState(round.startReplay(this.state));
+    this.d.controls.showMessage(null);
+    this.d.controls.announce(this.d.strings.replayNotice(this.playDate(play)));
+    play.wheels.forEach((w, i) => {
+      const plan = planSpin(this.d.table.rotationDeg(i), w.stop, this.d.random, this.d.reducedMotion);
+      void this.d.table.spin(i, plan, this.d.reducedMotion).then(() => this.stopped(play, i));
+    });
+    return true;
+  }
+
   closeResult(): void {
+    if (round.isReplayOver(this.state)) {
+      this.endReplay();
+      return;
+    }
     if (this.state.phase !== 'revealed') return;
     this.d.audio.play('click');
     this.d.controls.hideResult();
@@ -218,7 +251,7 @@ export class GameController {
 
   private showPlay(play: Play): void {
     this.stake = play.stakeCents;
-    this.d.table.showSegments(play.wheels);
+    this.showSegments(play.wheels);
     const next = round.withPlay(play);
     next.wheels.forEach((w, i) => {
       if (w === 'stopped') this.d.table.showStopped(i, play.wheels[i]!.stop, this.d.random() * 2 - 1);
@@ -240,19 +273,22 @@ export class GameController {
   }
 
   private stopped(play: Play, wheel: number): void {
-    if (this.state.play?.playId !== play.playId) return;
+    const replay = this.state.phase === 'replay' && this.replaying?.play.playId === play.playId;
+    if (!replay && this.state.play?.playId !== play.playId) return;
     this.setState(round.wheelStopped(this.state, wheel));
     this.d.audio.play('stop');
     const segment = play.wheels[wheel]!.segments[play.wheels[wheel]!.stop]!;
     if (segment.symbol === 'bell') this.d.audio.play('bell');
     const t = this.d.strings;
     this.d.controls.announce(t.wheelResult(wheel + 1, segment.points, t.symbols[segment.symbol]));
-    if (this.state.phase === 'revealed') this.reveal(play);
+    if (this.state.phase === 'revealed' || round.isReplayOver(this.state)) this.reveal(play);
   }
 
   private reveal(play: Play): void {
     this.checkAgainstRules(play);
-    this.balanceCents = play.balanceAfterCents;
+    const replay = this.state.phase === 'replay';
+    // A replay shows the past play's figures; the balance stays today's.
+    if (!replay) this.balanceCents = play.balanceAfterCents;
     const t = this.d.strings;
     const multiple = play.winCents / play.stakeCents;
     const level = play.winCents === 0 ? 0 : multiple >= 1000 ? 3 : multiple >= 20 ? 2 : 1;
@@ -264,6 +300,12 @@ export class GameController {
     this.d.audio.play(level === 0 ? 'lose' : level >= 2 ? 'win-big' : 'win-small');
     this.render();
     this.d.later(this.d.reducedMotion ? 0 : 0.6, () => {
+      if (replay) {
+        if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
+          this.d.controls.showResult(play, this.d.reducedMotion, this.playDate(play));
+        }
+        return;
+      }
       if (this.state.play?.playId !== play.playId) return;
       this.d.controls.showResult(play, this.d.reducedMotion);
     });
@@ -271,7 +313,37 @@ export class GameController {
     this.d.controls.announce(t.resultLine(t.jeu1, t.bellsFound(play.jeu1.bells), money(play.jeu1.winCents)));
     this.d.controls.announce(t.resultLine(t.jeu2, t.pointsTotal(play.jeu2.points), money(play.jeu2.winCents)));
     this.d.controls.announce(play.winCents > 0 ? t.totalLine(formatCents(play.winCents, this.d.locale)) : t.lostTitle);
-    if (!play.finished) void this.finish(play.playId);
+    if (!play.finished && !replay) void this.finish(play.playId);
+  }
+
+  /** Back to the table as it was before the replay: same segments, same angles. */
+  private endReplay(): void {
+    const before = this.replaying!.before;
+    this.replaying = null;
+    this.d.audio.play('click');
+    this.d.controls.hideResult();
+    this.d.table.clearCelebration();
+    this.showSegments(before.shown);
+    before.rotations.forEach((deg, i) => {
+      const stop = segmentUnderCursor(deg);
+      // Degrees from that segment's centre, as showStopped's offset (−1…1 of the safe part).
+      const fromCentre = ((((deg + stop * SEGMENT_DEG) % 360) + 540) % 360) - 180;
+      this.d.table.showStopped(i, stop, fromCentre / ((SAFE_FRACTION / 2) * SEGMENT_DEG));
+    });
+    this.setState(round.toIdle());
+    this.d.controls.showMessage(this.offerMessage());
+  }
+
+  private showSegments(wheels: ShownWheels): void {
+    this.shownWheels = wheels;
+    this.d.table.showSegments(wheels);
+  }
+
+  private playDate(play: Play): string {
+    return new Date(play.createdAt).toLocaleString(this.d.locale === 'fr' ? 'fr-FR' : 'en-GB', {
+      dateStyle: 'short',
+      timeStyle: 'medium',
+    });
   }
 
   /** The client never decides, but it notices when what it shows disagrees with the server. */

@@ -3,6 +3,9 @@ import type { Launched, Play } from '../../rules/api.ts';
 import {
   buyFailed,
   canBuy,
+  canReplay,
+  isReplayOver,
+  startReplay,
   canLaunch,
   initialRound,
   launch,
@@ -86,5 +89,24 @@ describe('a round', () => {
 
   it('refuses to stop a wheel that is not spinning', () => {
     expect(() => wheelStopped(withPlay(play()), 0)).toThrow();
+  });
+});
+
+describe('a replay from the history', () => {
+  it('starts only from an idle table, spins all four, and never becomes a revealed round', () => {
+    expect(canReplay(toIdle())).toBe(true);
+    expect(canReplay(withPlay(play()))).toBe(false);
+    expect(() => startReplay(withPlay(play()))).toThrow();
+    let s = startReplay(toIdle());
+    expect(s.play).toBeNull();
+    expect(s.wheels).toEqual(['spinning', 'spinning', 'spinning', 'spinning']);
+    expect(canLaunch(s, 0)).toBe(false);
+    expect(canBuy(s)).toBe(false);
+    for (const w of [2, 0, 3]) s = wheelStopped(s, w);
+    expect(isReplayOver(s)).toBe(false);
+    s = wheelStopped(s, 1);
+    expect(s.phase).toBe('replay');
+    expect(isReplayOver(s)).toBe(true);
+    expect(isReplayOver(withPlay(play([true, true, true, true])))).toBe(false);
   });
 });

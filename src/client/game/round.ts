@@ -7,8 +7,9 @@ import { WHEELS_PER_UNIT } from '../../rules/unit.ts';
  *
  * idle → buying (« Jouer » in flight) → ready (unit shown) → spinning (at least one
  * wheel launched) → revealed (all four stopped, overlay shown) → idle.
+ * idle → replay (a past play shown again from the history; nothing bought) → idle.
  */
-export type Phase = 'loading' | 'idle' | 'buying' | 'ready' | 'spinning' | 'revealed';
+export type Phase = 'loading' | 'idle' | 'buying' | 'ready' | 'spinning' | 'revealed' | 'replay';
 export type WheelState = 'standing' | 'spinning' | 'stopped';
 
 export interface RoundState {
@@ -76,7 +77,27 @@ export function wheelStopped(state: RoundState, wheel: number): RoundState {
   if (state.wheels[wheel] !== 'spinning') throw new Error(`wheel ${wheel + 1} is not spinning`);
   const next = [...state.wheels];
   next[wheel] = 'stopped';
-  return { ...state, wheels: next, phase: next.every((w) => w === 'stopped') ? 'revealed' : state.phase };
+  const over = next.every((w) => w === 'stopped') && state.phase !== 'replay';
+  return { ...state, wheels: next, phase: over ? 'revealed' : state.phase };
+}
+
+/** Only from an idle table: never over a live round. */
+export function canReplay(state: RoundState): boolean {
+  return state.phase === 'idle';
+}
+
+/**
+ * A past play shown again: all four wheels spin to its stops. It carries no `play`,
+ * so nothing treats it as a round (no launch, no progress, no portal events).
+ */
+export function startReplay(state: RoundState): RoundState {
+  if (!canReplay(state)) throw new Error(`cannot replay in phase ${state.phase}`);
+  return { phase: 'replay', play: null, wheels: allStanding().map(() => 'spinning') };
+}
+
+/** The replay's four wheels have stopped: the card can show its figures. */
+export function isReplayOver(state: RoundState): boolean {
+  return state.phase === 'replay' && state.wheels.every((w) => w === 'stopped');
 }
 
 /** What to report to the server: a wheel counts as launched from the moment its « GO » is pressed. */

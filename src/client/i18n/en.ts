@@ -63,6 +63,10 @@ export const en: Strings = {
   historyStake: 'Stake',
   historyDate: 'Date',
   historyCursors: (c) => `Under the cursors: ${c}`,
+  historyReplay: 'Replay this play on the wheels',
+  replayNotice: (date) => `Replay of the play of ${date}.`,
+  replayTitle: (date) => `Replay — play of ${date}`,
+  replayBack: 'Back to the game',
   historyUnfinished: 'in progress',
   rulesIntro: [
     'Pick a stake (1, 2, 3 or 5 €) then “Play”: the stake is debited and you get a ticket.',

@@ -63,6 +63,10 @@ export const fr: Strings = {
   historyStake: 'Mise',
   historyDate: 'Date',
   historyCursors: (c) => `Sous les curseurs : ${c}`,
+  historyReplay: 'Revoir cette partie sur les roues',
+  replayNotice: (date) => `Rediffusion de la partie du ${date}.`,
+  replayTitle: (date) => `Rediffusion — partie du ${date}`,
+  replayBack: 'Retour au jeu',
   historyUnfinished: 'en cours',
   rulesIntro: [
     'Choisissez une mise (1, 2, 3 ou 5 €) puis « Jouer » : la mise est débitée et un ticket vous est attribué.',

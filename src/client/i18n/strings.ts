@@ -45,6 +45,11 @@ export interface Strings {
   historyDate: string;
   historyCursors: (cursors: string) => string;
   historyUnfinished: string;
+  /** A history row's description: activating it replays the play (Article 4.1). */
+  historyReplay: string;
+  replayNotice: (date: string) => string;
+  replayTitle: (date: string) => string;
+  replayBack: string;
   rulesIntro: string[];
   rulesJeu1Heading: string;
   rulesJeu2Heading: string;

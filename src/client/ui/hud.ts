@@ -172,8 +172,11 @@ export class Hud {
     while (this.live.childElementCount > 8) this.live.firstElementChild?.remove();
   }
 
-  /** The result card: JEU 1, JEU 2, then the single total, counting up. */
-  showResult(play: Play, reducedMotion: boolean): void {
+  /**
+   * The result card: JEU 1, JEU 2, then the single total, counting up. `replayOf` (the
+   * play's date) labels it as a replay of a past play from the history.
+   */
+  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void {
     const t = this.t;
     const money = (c: number) => formatCents(c, this.locale);
     const won = play.winCents > 0;
@@ -189,7 +192,7 @@ export class Hud {
     const total = won
       ? el('div', { className: 'result-total' }, [el('span', { className: 'total-label', text: t.total }), totalValue])
       : el('p', { className: 'result-lost', text: t.lostMessage });
-    const again = button('play again', t.newRound);
+    const again = button('play again', replayOf === undefined ? t.newRound : t.replayBack);
     again.addEventListener('click', () => this.handlers.closeResult());
     const title = el('h2', {
       className: 'result-title',
@@ -204,6 +207,16 @@ export class Hud {
       },
       [title, jeu1, jeu2, total, again],
     );
+    if (replayOf !== undefined) {
+      const label = el('p', {
+        className: 'result-replay',
+        text: t.replayTitle(replayOf),
+        attrs: { id: 'result-replay' },
+      });
+      card.prepend(label);
+      card.dataset.replay = play.playId;
+      card.setAttribute('aria-labelledby', 'result-replay result-title');
+    }
     this.resultLayer.replaceChildren(card);
     this.resultLayer.hidden = false;
     document.body.dataset.overlay = 'revealing';

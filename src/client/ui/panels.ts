@@ -115,6 +115,8 @@ export class HistoryList {
     private readonly t: Strings,
     private readonly locale: Locale,
     private readonly load: (before?: string) => Promise<ApiResult<PlaysPage>>,
+    /** Replays a play on the wheels (Article 4.1); false when the table is in a round. */
+    private readonly replay?: (play: Play) => boolean,
   ) {}
 
   async refresh(): Promise<void> {
@@ -161,7 +163,7 @@ export class HistoryList {
         return `${s.points} ${t.symbols[s.symbol]}`;
       })
       .join(' · ');
-    return el('li', { className: play.winCents > 0 ? 'won' : '', attrs: { 'data-play-id': play.playId } }, [
+    const content = [
       el('div', { className: 'history-top' }, [
         el('span', { className: 'history-date', text: date }),
         el('span', { className: 'history-stake', text: `${t.historyStake} ${money(play.stakeCents)}` }),
@@ -172,6 +174,27 @@ export class HistoryList {
       ]),
       el('div', { className: 'history-cursors', text: t.historyCursors(cursors) }),
       ...(play.finished ? [] : [el('span', { className: 'history-unfinished', text: t.historyUnfinished })]),
-    ]);
+    ];
+    const li = el('li', { className: play.winCents > 0 ? 'won' : '', attrs: { 'data-play-id': play.playId } });
+    const replay = this.replay;
+    if (!replay) {
+      li.append(...content);
+      return li;
+    }
+    // The row itself is the control (no extra button, so it looks the same): its text
+    // names it, the description says what it does.
+    const activator = el(
+      'div',
+      { attrs: { role: 'button', tabindex: '0', 'aria-description': t.historyReplay } },
+      content,
+    );
+    activator.addEventListener('click', () => replay(play));
+    activator.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      replay(play);
+    });
+    li.append(activator);
+    return li;
   }
 }
