@@ -115,10 +115,16 @@ test('the play just bought is in the history even if the page died mid-spin', as
   await buy(page);
   await goAll(page).click();
   await expectWheels(page, 'spinning,spinning,spinning,spinning');
+  // The server has heard the four GO (so the reload comes back to a finished spin).
+  await expect.poll(async () => (await lastPlay(page)).launched).toEqual([true, true, true, true]);
   const play = await lastPlay(page);
   await page.reload();
   await expect(body(page)).toHaveAttribute('data-ready', 'true');
   await page.evaluate(() => window.spincake!.freeze());
+  await expectPhase(page, 'revealed');
+  await page.evaluate(() => window.spincake!.advance(8_000));
+  await page.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await expectPhase(page, 'idle');
   await openHistory(page);
   const row = page.locator(`#history-panel li[data-play-id="${play.playId}"]`);
   await expect(row).toHaveCount(1);
