@@ -139,6 +139,9 @@ test('reduced motion: short spins, nothing falling after the reveal', async ({ p
   await expect(body(page)).toHaveAttribute('data-overlay', 'shown');
   await expect(page.locator('.total-value')).toHaveText(euros(700));
   expect(await stripChangesOverTime(page)).toBe(false);
+  // The winning segments glow steadily: the outer wheels' cursor segments do not pulse.
+  expect(await changesOverTime(page, OUTER_CURSOR_SEGMENTS[0])).toBe(false);
+  expect(await changesOverTime(page, OUTER_CURSOR_SEGMENTS[1])).toBe(false);
 });
 
 test('without reduced motion, the spins are long and sprinkles fall on a win', async ({ page }) => {
@@ -154,14 +157,30 @@ test('without reduced motion, the spins are long and sprinkles fall on a win', a
   await expectPhase(page, 'revealed');
   await page.evaluate(() => window.spincake!.advance(100));
   expect(await stripChangesOverTime(page)).toBe(true);
+  // Without reduced motion the glow of a winning cursor segment pulses.
+  const pulses = await Promise.all(OUTER_CURSOR_SEGMENTS.map((clip) => changesOverTime(page, clip)));
+  expect(pulses).toContain(true);
 });
+
+/** Desktop 1280×720: the segments under the cursors of wheels 1 and 4, beside the result card. */
+const OUTER_CURSOR_SEGMENTS = [
+  { x: 110, y: 200, width: 140, height: 110 },
+  { x: 1030, y: 200, width: 140, height: 110 },
+] as const;
 
 /**
  * Whether the band of the table between the header and the wheels' cursors changes
  * while the game's clock moves on: falling sprinkles cross it, nothing else moves there.
  */
 async function stripChangesOverTime(page: Page): Promise<boolean> {
-  const clip = { x: 360, y: 8, width: 560, height: 48 };
+  return changesOverTime(page, { x: 360, y: 8, width: 560, height: 48 });
+}
+
+/** Whether this part of the page changes while the game's clock moves on. */
+async function changesOverTime(
+  page: Page,
+  clip: { x: number; y: number; width: number; height: number },
+): Promise<boolean> {
   let previous = await page.screenshot({ clip });
   for (let i = 0; i < 10; i++) {
     await page.evaluate(() => window.spincake!.advance(150));

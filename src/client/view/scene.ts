@@ -120,7 +120,7 @@ export class Scene {
   /** The segments under the cursors glow; sprinkles rain, more for bigger wins. */
   celebrate(level: Celebration, glowing: readonly boolean[], reducedMotion: boolean): void {
     this.dirty = true;
-    glowing.forEach((on, i) => this.wheels[i]!.setGlow(on));
+    glowing.forEach((on, i) => this.wheels[i]!.setGlow(on, reducedMotion));
     if (level === 0 || reducedMotion) return;
     const count = [0, 40, 90, 160][level]!;
     const { width, height } = this.app.screen;

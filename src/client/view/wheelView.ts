@@ -96,12 +96,15 @@ export class WheelView {
     this.timeline?.progress(1);
   }
 
-  setGlow(on: boolean): void {
+  /** A steady glow under reduced motion: no pulsing (no flashing) for those who asked. */
+  setGlow(on: boolean, reducedMotion = false): void {
     this.glowTween?.kill();
     this.glowTween = null;
     this.glow.visible = on;
     this.glow.alpha = 1;
-    if (on) this.glowTween = gsap.to(this.glow, { alpha: 0.45, duration: 0.7, yoyo: true, repeat: 5 });
+    if (on && !reducedMotion) {
+      this.glowTween = gsap.to(this.glow, { alpha: 0.45, duration: 0.7, yoyo: true, repeat: 5 });
+    }
   }
 
   destroy(): void {
