@@ -194,7 +194,7 @@ async function changesOverTime(
 interface Contrast {
   what: string;
   ratio: number;
-  /** 4.5:1, or 3:1 for large text (≥ 24 px, or ≥ 18.66 px bold), as WCAG 1.4.3 says. */
+  /** 4.5:1 for every text, large or not (the art brief asks more than WCAG's 3:1 for large text). */
   needed: number;
 }
 
@@ -223,8 +223,6 @@ async function contrasts(page: Page, selectors: string[]): Promise<Contrast[]> {
         // Inactive controls are exempt (WCAG 1.4.3).
         if (!node.textContent?.trim() || node.getClientRects().length === 0 || node.matches(':disabled')) continue;
         const style = getComputedStyle(node);
-        const size = parseFloat(style.fontSize);
-        const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
         const fg = parse(style.color);
         let bg = null;
         for (let e: HTMLElement | null = node; e; e = e.parentElement) {
@@ -245,14 +243,14 @@ async function contrasts(page: Page, selectors: string[]): Promise<Contrast[]> {
         const l1 = Math.max(lum(seen), lum(bg));
         const l2 = Math.min(lum(seen), lum(bg));
         const ratio = (l1 + 0.05) / (l2 + 0.05);
-        out.push({ what: `${sel}: ${node.textContent.trim().slice(0, 30)}`, ratio, needed: large ? 3 : 4.5 });
+        out.push({ what: `${sel}: ${node.textContent.trim().slice(0, 30)}`, ratio, needed: 4.5 });
       }
     }
     return out;
   }, selectors);
 }
 
-test('text contrast: 4.5:1, or 3:1 for large text (WCAG 1.4.3)', async ({ page }) => {
+test('text contrast: at least 4.5:1 for every text', async ({ page }) => {
   await openGame(page);
   await fixture(page, 'x7');
   const checked: Contrast[] = [];

@@ -17,12 +17,9 @@ afterAll(() => {
 });
 
 const STAKES = [100, 200, 300, 500] as const;
+const MIN_ACKS_PER_ROUND = 30;
 const CRASHES = 4;
 const WORKERS = 8;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 it('survives SIGKILL at random moments under a stream of plays: nothing acknowledged is lost', async () => {
   const library = await testLibrary();
@@ -40,6 +37,8 @@ it('survives SIGKILL at random moments under a stream of plays: nothing acknowle
   const acknowledged = new Map<string, Play>();
   const unanswered = new Map<string, number>();
   let token = '';
+  /** Resolved once this many plays have been acknowledged: the kill comes after a count, not a time. */
+  let ackWaiter: { target: number; resolve: () => void } | null = null;
 
   async function send(url: string, playId: string, stakeCents: number): Promise<boolean> {
     let reply;
@@ -53,6 +52,10 @@ it('survives SIGKILL at random moments under a stream of plays: nothing acknowle
     if (seen) expect(reply.body.play).toEqual(seen);
     acknowledged.set(playId, reply.body.play);
     unanswered.delete(playId);
+    if (ackWaiter && acknowledged.size >= ackWaiter.target) {
+      ackWaiter.resolve();
+      ackWaiter = null;
+    }
     return true;
   }
 
@@ -76,7 +79,9 @@ it('survives SIGKILL at random moments under a stream of plays: nothing acknowle
         if (!(await send(url, playId, stake))) return;
       }
     });
-    await sleep(300 + Math.random() * 900);
+    // Killed after a random number of acknowledged plays, with others in flight.
+    const target = acknowledged.size + MIN_ACKS_PER_ROUND + Math.floor(Math.random() * MIN_ACKS_PER_ROUND);
+    await new Promise<void>((resolve) => (ackWaiter = { target, resolve }));
     running.process.kill('SIGKILL');
     alive = false;
     expect(await running.exited).toBe('SIGKILL');
@@ -85,7 +90,7 @@ it('survives SIGKILL at random moments under a stream of plays: nothing acknowle
 
   // Every acknowledged play is there, exactly as acknowledged.
   const server = running!;
-  expect(acknowledged.size).toBeGreaterThan(100);
+  expect(acknowledged.size).toBeGreaterThanOrEqual(CRASHES * MIN_ACKS_PER_ROUND);
   for (const [playId, play] of acknowledged) {
     const reply = await call<PlayResponse>(server.url, 'GET', `/api/plays/${playId}`, { token });
     expect(reply.status).toBe(200);
