@@ -38,6 +38,11 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Polls until the condition holds (the test's own timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(20);
+}
+
 it.skipIf(!reachable)(
   'three instances on one database: SIGKILL and restart of one, a block change-over, nothing lost or sold twice',
   async () => {
@@ -110,15 +115,17 @@ it.skipIf(!reachable)(
       }
     });
 
-    await sleep(1500);
+    // The kill and the stop come after counts of acknowledged plays, never after a time.
+    const acks = (n: number) => until(() => acknowledged.size >= n);
+    await acks(LEFT_IN_FIRST_BLOCK / 2);
     const victim = instances[1]!;
     victim.process.kill('SIGKILL');
     expect(await victim.exited).toBe('SIGKILL');
     running.delete(victim);
     instances[1] = null;
-    await sleep(500);
     instances[1] = await spawn();
-    await sleep(1500);
+    await acks(acknowledged.size + LEFT_IN_FIRST_BLOCK);
+    await acks(LEFT_IN_FIRST_BLOCK * 2 + 1);
     stop = true;
     await Promise.all(clients);
 
