@@ -203,6 +203,15 @@ interface Contrast {
  * (elements over a gradient or the canvas are skipped: they have no single colour).
  */
 async function contrasts(page: Page, selectors: string[]): Promise<Contrast[]> {
+  // Colours are read once CSS transitions and finite animations (a card fading in) are over.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   return page.evaluate((sels) => {
     const parse = (c: string) => {
       const m = c.match(/rgba?\(([^)]+)\)/);
