@@ -9,6 +9,7 @@ import { addTestBlocks } from '../../testing/harness.ts';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../../testing/postgres.ts';
 import type { BuyResult } from '../types.ts';
 import { PostgresStore, type PostgresStoreOptions } from './postgresStore.ts';
+import { WAL_BARRIER_SQL } from './walBarrier.ts';
 
 /**
  * What only PostgreSQL can do wrong: deadlocks, serialization failures, connections
@@ -181,6 +182,48 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     }
     const { rows } = await admin.query<{ n: string }>('SELECT count(*) AS n FROM plays');
     expect(Number(rows[0]!.n)).toBe(20);
+    expect((await one.readSnapshot(() => auditLedger(one, library))).problems).toEqual([]);
+  });
+
+  it('answers a play only after a log flush that began after its commit, and frees the cursor before that', async () => {
+    const one = await openStore();
+    const two = await openStore();
+    await addTestBlocks(one);
+    const player = await one.createDemoPlayer(10_000, new Date());
+    // Hold instance one's flush barriers until the test lets them go.
+    const held: (() => void)[] = [];
+    let holding = true;
+    type Query = (text: string, ...rest: unknown[]) => Promise<unknown>;
+    const query = one.pool.query.bind(one.pool) as Query;
+    (one.pool as unknown as { query: Query }).query = (text, ...rest) =>
+      holding && text === WAL_BARRIER_SQL
+        ? new Promise((resolve) => held.push(() => resolve(query(text))))
+        : query(text, ...rest);
+
+    let answered = false;
+    const first = buy(one, player.id, 100).then((result) => ((answered = true), result));
+    for (let i = 0; i < 500 && held.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(held).toHaveLength(1);
+    // Committed, yet not answered while its flush has not run.
+    const { rows } = await admin.query<{ position: number }>('SELECT position FROM plays');
+    expect(rows.map((r) => r.position)).toEqual([0]);
+    expect(answered).toBe(false);
+    // Meanwhile the block cursor is free: another instance sells the next unit of the stake.
+    const second = ok(await buy(two, player.id, 100));
+    expect(second.play.position).toBe(1);
+    expect(answered).toBe(false);
+    // A read through instance one waits for a flush too.
+    let read = false;
+    const balance = one.getPlayer(player.id).then((p) => ((read = true), p));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(read).toBe(false);
+    holding = false;
+    while (held.length > 0) held.shift()!();
+    for (let i = 0; i < 500 && !(answered && read); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(ok(await first).play.position).toBe(0);
+    expect((await balance)!.balanceCents).toBe(second.balanceCents);
     expect((await one.readSnapshot(() => auditLedger(one, library))).problems).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import { planBatch, type BatchReads, type BatchWrites, type Outcome } from './ba
 import { settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { migratePostgres } from './migrations.ts';
 import { isConnectionLoss, isRetryable, MAX_ATTEMPTS, retryDelayMs } from './retry.ts';
+import { WAL_BARRIER_SQL, WalBarrier } from './walBarrier.ts';
 import {
   BLOCK_COLUMNS,
   PLAY_COLUMNS,
@@ -78,7 +79,10 @@ export function redactUrl(url: string): string {
  * the next one, which locks the players and the stake's blocks (always in that order,
  * so that instances never deadlock each other), decides every play in memory from the
  * locked cursors, writes them in one statement and commits once. The block row is thus
- * held once per batch, not once per play; this is what lets instances add up.
+ * held once per batch, not once per play. The batch commits without waiting for the disk
+ * (see WalBarrier): the cursor is free again as soon as the COMMIT is done, and the plays
+ * are answered once the log is flushed, while the next batch already runs. Reads wait for
+ * the same barrier, so no answer shows data that a crash could still take back.
  */
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
@@ -89,6 +93,7 @@ export class PostgresStore implements Store {
   private flushing = false;
   private flushDone: Promise<void> = Promise.resolve();
   private snapshot: pg.PoolClient | null = null;
+  private readonly wal = new WalBarrier(() => this.pool.query(WAL_BARRIER_SQL));
 
   static async connect(url: string, units: UnitSource, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const store = new PostgresStore(url, units, options);
@@ -175,6 +180,8 @@ export class PostgresStore implements Store {
       if (!this.flushing) this.startFlush();
       await this.flushDone;
     }
+    // And their answers, which wait for the log to be on disk.
+    await this.wal.durable().catch(() => {});
     await this.pool.end();
   }
 
@@ -215,11 +222,17 @@ export class PostgresStore implements Store {
     return (await this.getPlayer(playerId))!;
   }
 
+  /** After a read: what it saw may come from a batch whose log flush is still running. */
+  private async seen<T>(value: T): Promise<T> {
+    if (!this.snapshot) await this.wal.durable();
+    return value;
+  }
+
   async getPlayer(playerId: string): Promise<PlayerRecord | null> {
     const { rows } = await this.query<PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = $1', [
       playerId,
     ]);
-    return rows[0] ? toPlayer(rows[0]) : null;
+    return this.seen(rows[0] ? toPlayer(rows[0]) : null);
   }
 
   async addBlock(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): Promise<BlockRecord> {
@@ -280,10 +293,18 @@ export class PostgresStore implements Store {
     }
     this.stats.batches++;
     this.stats.plays += outcomes.filter((o) => 'result' in o && o.result.ok && !o.result.replayed).length;
-    outcomes.forEach((outcome, i) => {
-      if ('result' in outcome) batch[i]!.resolve(outcome.result);
-      else batch[i]!.reject(outcome.error);
-    });
+    // Answered once on disk; the flush loop goes on with the next batch meanwhile. A failed
+    // flush leaves the batch's fate unknown: its clients retry with the same playIds.
+    this.wal.durable().then(
+      () =>
+        outcomes.forEach((outcome, i) => {
+          if ('result' in outcome) batch[i]!.resolve(outcome.result);
+          else batch[i]!.reject(outcome.error);
+        }),
+      (error: unknown) => {
+        for (const item of batch) item.reject(error);
+      },
+    );
   }
 
   /**
@@ -305,19 +326,28 @@ export class PostgresStore implements Store {
     // takes its locks in the same order, so batches queue instead of deadlocking.
     const playerIds = [...new Set(requests.map((r) => r.playerId))].sort();
     const stakes = [...new Set(requests.filter((r) => !r.fixtureUnit).map((r) => r.stakeCents))].sort((a, b) => a - b);
-    const [, existingRows, playerRows, blockRows] = await settleInOrder([
+    const [, , existingRows, playerRows, blockRows] = await settleInOrder([
       client.query('BEGIN'),
-      client.query<PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`, [playIds]),
-      client.query<PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
-        playerIds,
-      ]),
+      // Locks go at COMMIT, not after the flush; the answers wait for the WalBarrier.
+      client.query('SET LOCAL synchronous_commit = off'),
+      client.query<PlayRow>({
+        name: 'spincake_batch_existing',
+        text: `SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`,
+        values: [playIds],
+      }),
+      client.query<PlayerRow>({
+        name: 'spincake_batch_players',
+        text: 'SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE',
+        values: [playerIds],
+      }),
       stakes.length === 0
         ? Promise.resolve(null)
-        : client.query<BlockRow>(
-            `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
+        : client.query<BlockRow>({
+            name: 'spincake_batch_blocks',
+            text: `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
              ORDER BY stake_cents, seq FOR UPDATE`,
-            [stakes],
-          ),
+            values: [stakes],
+          }),
     ] as const);
     const existing = new Map(existingRows.rows.map((row) => [row.play_id, row]));
     const players = new Map(playerRows.rows.map((row) => [row.id, row]));
@@ -339,7 +369,9 @@ export class PostgresStore implements Store {
     const opening = blockUpdates.filter(([, b]) => b.status === 'open' && !b.wasOpen);
     const others = blockUpdates.filter(([, b]) => !(b.status === 'open' && !b.wasOpen));
     if (writes.plays.length > 0 || others.length > 0) {
-      statements.push(client.query(WRITE_BATCH_SQL, writeBatchParams(writes, others)));
+      statements.push(
+        client.query({ name: 'spincake_batch_write', text: WRITE_BATCH_SQL, values: writeBatchParams(writes, others) }),
+      );
     }
     if (opening.length > 0) {
       statements.push(
@@ -362,7 +394,7 @@ export class PostgresStore implements Store {
       `SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = $1 AND player_id = $2`,
       [playId, playerId],
     );
-    return rows[0] ? toPlay(rows[0]) : null;
+    return this.seen(rows[0] ? toPlay(rows[0]) : null);
   }
 
   async listPlays(query: PlaysQuery): Promise<{ plays: PlayRecord[]; more: boolean }> {
@@ -372,14 +404,14 @@ export class PostgresStore implements Store {
         query.playerId,
         query.beforePlayId,
       ]);
-      if (!found.rows[0]) return { plays: [], more: false };
+      if (!found.rows[0]) return this.seen({ plays: [], more: false });
       beforeSeq = found.rows[0].seq;
     }
     const { rows } = await this.query<PlayRow>(
       `SELECT ${PLAY_COLUMNS} FROM plays WHERE player_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
       [query.playerId, beforeSeq, query.limit + 1],
     );
-    return { plays: rows.slice(0, query.limit).map((row) => toPlay(row)), more: rows.length > query.limit };
+    return this.seen({ plays: rows.slice(0, query.limit).map((row) => toPlay(row)), more: rows.length > query.limit });
   }
 
   async latestUnfinishedPlay(playerId: string): Promise<PlayRecord | null> {
@@ -387,9 +419,11 @@ export class PostgresStore implements Store {
       `SELECT ${PLAY_COLUMNS} FROM plays WHERE player_id = $1 AND NOT finished ORDER BY seq DESC LIMIT 1`,
       [playerId],
     );
-    return rows[0] ? toPlay(rows[0]) : null;
+    return this.seen(rows[0] ? toPlay(rows[0]) : null);
   }
 
+  // These two commit synchronously (an UPDATE always writes): their own flush covers the
+  // batch that stored the play, so they need no barrier.
   async recordProgress(playerId: string, playId: string, launched: Launched): Promise<PlayRecord | null> {
     const { rows } = await this.query<PlayRow>(
       `UPDATE plays SET launched = launched | $1 WHERE play_id = $2 AND player_id = $3 RETURNING ${PLAY_COLUMNS}`,

@@ -173,6 +173,24 @@ describe.each(kinds)('$name store', (kind) => {
     await expectLedgerOk(store);
   });
 
+  it('a play that fails inside a batch fails alone: the plays sent with it are sold', async () => {
+    const player = await store.createDemoPlayer(10_000, new Date());
+    // A fixture unit of another stake makes the store throw for that play (a bug's stand-in).
+    const wrongStake = unitForPair('lose', 200, seededRandom('wrong-stake'));
+    const results = await Promise.allSettled([
+      buy(store, player.id, 100),
+      buy(store, player.id, 100, { fixtureUnit: wrongStake }),
+      buy(store, player.id, 100),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toContain('unit of 200 cents sold at 100');
+    const sold = results.filter((r) => r.status === 'fulfilled').map((r) => ok(r.value).play.position);
+    expect(sold).toEqual([0, 1]);
+    const plays = await store.listPlays({ playerId: player.id, limit: 10 });
+    expect(plays.plays).toHaveLength(2);
+    await expectLedgerOk(store);
+  });
+
   it('crosses into the next block without a gap when the open one ends', async () => {
     const player = await store.createDemoPlayer(100_000, new Date());
     const [first, second] = (await store.listBlocks()).filter((b) => b.stakeCents === 100);

@@ -114,8 +114,9 @@ export const SQLITE_FILE_NAME = 'spincake.sqlite';
 /**
  * The embedded store. better-sqlite3 is synchronous, so transactions never interleave
  * within the process. Plays are group-committed: the plays that arrive during one turn
- * of the event loop share one transaction (each in its own savepoint, so one failing
- * play never undoes another) and one fsync, and no promise resolves before the commit.
+ * of the event loop share one transaction and one fsync (if a play throws, the batch is
+ * run again with each play in its own savepoint, so one failing play never undoes
+ * another), and no promise resolves before the commit is on disk.
  */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
@@ -125,7 +126,8 @@ export class SqliteStore implements Store {
   private readonly s;
   private readonly wal: WalSync;
   /** Transaction functions, made once: better-sqlite3 builds a wrapper per call otherwise. */
-  private readonly buyBatch: (batch: Pending[]) => ({ result: BuyResult } | { error: unknown })[];
+  private readonly buyBatch: (batch: Pending[]) => BuyResult[];
+  private readonly buyBatchIsolated: (batch: Pending[]) => ({ result: BuyResult } | { error: unknown })[];
   private readonly buyInSavepoint: (request: BuyRequest) => BuyResult;
 
   static open(dataDir: string, units: UnitSource): SqliteStore {
@@ -146,9 +148,12 @@ export class SqliteStore implements Store {
     migrate(this.db);
     this.wal.committed();
     const db = this.db;
-    // Nested inside buyBatch's transaction, this one is a savepoint: a failing play undoes only itself.
+    // The usual case: every play of the batch goes through, one transaction, no savepoints.
+    this.buyBatch = db.transaction((batch: Pending[]) => batch.map((item) => this.buyNow(item.request)));
+    // After a play threw (a bug or a failing disk), the batch again, each play in a savepoint
+    // (nested in buyBatchIsolated's transaction) so a failing play undoes only itself.
     this.buyInSavepoint = db.transaction((request: BuyRequest) => this.buyNow(request));
-    this.buyBatch = db.transaction((batch: Pending[]) =>
+    this.buyBatchIsolated = db.transaction((batch: Pending[]) =>
       batch.map((item) => {
         try {
           return { result: this.buyInSavepoint(item.request) };
@@ -311,7 +316,12 @@ export class SqliteStore implements Store {
     if (batch.length === 0) return;
     let outcomes: ({ result: BuyResult } | { error: unknown })[];
     try {
-      outcomes = this.buyBatch(batch);
+      try {
+        outcomes = this.buyBatch(batch).map((result) => ({ result }));
+      } catch {
+        // Rolled back as a whole; which play failed is found by running each in its own savepoint.
+        outcomes = this.buyBatchIsolated(batch);
+      }
     } catch (error) {
       // The commit itself failed: nothing of the batch is on disk, nobody is acknowledged.
       for (const item of batch) item.reject(error);
