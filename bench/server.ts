@@ -209,7 +209,7 @@ async function writeSection(rows: Row[], loadBefore: number, commitMs: number): 
     'disturbed by other work on the machine; plays/s at 1 connection is bounded by one fsync per play.',
     '',
     'How: plays are group-committed. The plays that arrive while the previous fsync runs share one',
-    'SQLite transaction (savepoints only to isolate a play that throws). The connection runs `synchronous = NORMAL` and the',
+    'SQLite transaction, decided in memory by the planner both stores share. The connection runs `synchronous = NORMAL` and the',
     'WAL is fdatasynced off the event loop (libuv pool), one fsync covering every commit made before it',
     'started; no answer (play, replay or read) leaves before the data it shows is on disk. So the disk',
     'wait overlaps the next requests instead of blocking them. At 1 connection each play still waits a',

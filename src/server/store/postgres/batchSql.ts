@@ -1,4 +1,4 @@
-import type { BatchWrites } from './batchPlan.ts';
+import type { BatchWrites } from '../batchPlan.ts';
 
 /**
  * One statement stores a whole decided batch: plays, ledger entries, balances and the
@@ -28,24 +28,24 @@ export const WRITE_BATCH_SQL = `WITH new_plays AS (
          (SELECT count(*) FROM balances) AS players, (SELECT count(*) FROM cursors) AS blocks`;
 
 export function writeBatchParams(writes: BatchWrites, blocks: [string, { nextPosition: number; status: string }][]) {
-  const p = writes.plays;
+  const p = writes.plays.map((w) => w.play);
   const e = writes.entries;
   return [
-    p.map((r) => r.play_id),
-    p.map((r) => r.player_id),
-    p.map((r) => r.stake_cents),
-    p.map((r) => r.block_id),
+    p.map((r) => r.playId),
+    p.map((r) => r.playerId),
+    p.map((r) => r.stakeCents),
+    p.map((r) => r.blockId),
     p.map((r) => r.position),
     p.map((r) => r.fixture),
-    p.map((r) => r.unit_code),
+    writes.plays.map((w) => w.unitCode),
     p.map((r) => r.bells),
     p.map((r) => r.points),
-    p.map((r) => r.jeu1_cents),
-    p.map((r) => r.jeu2_cents),
-    p.map((r) => r.win_cents),
-    p.map((r) => r.balance_before_cents),
-    p.map((r) => r.balance_after_cents),
-    p.map((r) => r.created_at),
+    p.map((r) => r.jeu1WinCents),
+    p.map((r) => r.jeu2WinCents),
+    p.map((r) => r.winCents),
+    p.map((r) => r.balanceBeforeCents),
+    p.map((r) => r.balanceAfterCents),
+    p.map((r) => r.createdAt),
     e.map((r) => r.txn),
     e.map((r) => r.account),
     e.map((r) => r.amountCents),

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Cents, Launched, StakeCents } from '../../../rules/index.ts';
-import { decodeUnit } from '../../unitCode.ts';
+import { decodeUnit, encodeUnit } from '../../unitCode.ts';
 import type {
   BlockRecord,
   BuyRequest,
@@ -14,7 +14,7 @@ import type {
   Store,
   UnitSource,
 } from '../types.ts';
-import { planBatch, type BatchReads, type BatchWrites, type Outcome } from './batchPlan.ts';
+import { planBatch, type BatchReads, type BatchWrites, type Outcome } from '../batchPlan.ts';
 import { settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { migratePostgres } from './migrations.ts';
 import { isConnectionLoss, isRetryable, MAX_ATTEMPTS, retryDelayMs } from './retry.ts';
@@ -315,7 +315,7 @@ export class PostgresStore implements Store {
    */
   private async buyInTransaction(client: pg.PoolClient, requests: readonly BuyRequest[]): Promise<Outcome[]> {
     const reads = await this.readForBatch(client, requests);
-    const { outcomes, writes } = planBatch(requests, reads, this.units);
+    const { outcomes, writes } = planBatch(requests, reads, this.units, encodeUnit);
     await this.writeBatchAndCommit(client, writes);
     return outcomes;
   }
@@ -349,25 +349,24 @@ export class PostgresStore implements Store {
             values: [stakes],
           }),
     ] as const);
-    const existing = new Map(existingRows.rows.map((row) => [row.play_id, row]));
-    const players = new Map(playerRows.rows.map((row) => [row.id, row]));
-    const blocks = new Map<StakeCents, BlockRow[]>();
+    const existing = new Map(existingRows.rows.map((row) => [row.play_id, toPlay(row)]));
+    const balances = new Map(playerRows.rows.map((row) => [row.id, row.balance_cents]));
+    const blocks = new Map<StakeCents, BlockRecord[]>();
     for (const row of blockRows?.rows ?? []) {
       const list = blocks.get(row.stake_cents as StakeCents) ?? [];
       // The open block sells first, whatever its place in the queue.
-      if (row.status === 'open') list.unshift(row);
-      else list.push(row);
+      if (row.status === 'open') list.unshift(toBlock(row));
+      else list.push(toBlock(row));
       blocks.set(row.stake_cents as StakeCents, list);
     }
-    return { existing, players, blocks };
+    return { existing, balances, blocks };
   }
 
   private async writeBatchAndCommit(client: pg.PoolClient, writes: BatchWrites): Promise<void> {
     const statements: Promise<pg.QueryResult | null>[] = [];
     // Blocks that open are written after the others close: one open block per stake at every row.
-    const blockUpdates = [...writes.blocks];
-    const opening = blockUpdates.filter(([, b]) => b.status === 'open' && !b.wasOpen);
-    const others = blockUpdates.filter(([, b]) => !(b.status === 'open' && !b.wasOpen));
+    const opening = [...writes.blocks].filter(([, b]) => b.status === 'open' && !b.wasOpen);
+    const others = [...writes.blocks].filter(([, b]) => !(b.status === 'open' && !b.wasOpen));
     if (writes.plays.length > 0 || others.length > 0) {
       statements.push(
         client.query({ name: 'spincake_batch_write', text: WRITE_BATCH_SQL, values: writeBatchParams(writes, others) }),

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { evaluate, type Cents, type Launched, type StakeCents, type Unit } from '../../../rules/index.ts';
+import { type Cents, type Launched, type StakeCents, type Unit } from '../../../rules/index.ts';
 import { decodeUnit, encodeUnit } from '../../unitCode.ts';
 import type {
   BlockRecord,
@@ -16,6 +16,7 @@ import type {
   Store,
   UnitSource,
 } from '../types.ts';
+import { blockWritesInOrder, planBatch, type BatchReads, type BatchWrites, type Outcome } from '../batchPlan.ts';
 import { migrate } from './migrations.ts';
 import { WalSync } from './walSync.ts';
 
@@ -113,10 +114,11 @@ export const SQLITE_FILE_NAME = 'spincake.sqlite';
 
 /**
  * The embedded store. better-sqlite3 is synchronous, so transactions never interleave
- * within the process. Plays are group-committed: the plays that arrive during one turn
- * of the event loop share one transaction and one fsync (if a play throws, the batch is
- * run again with each play in its own savepoint, so one failing play never undoes
- * another), and no promise resolves before the commit is on disk.
+ * within the process. Plays are group-committed: the plays that arrive while the previous
+ * fsync runs share one transaction and one fsync. The batch is decided by planBatch (the
+ * rules every store shares; a play that throws fails alone), then written; a failing write
+ * or commit fails the whole batch, of which nothing is on disk or acknowledged. No promise
+ * resolves before the commit is on disk.
  */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
@@ -126,9 +128,7 @@ export class SqliteStore implements Store {
   private readonly s;
   private readonly wal: WalSync;
   /** Transaction functions, made once: better-sqlite3 builds a wrapper per call otherwise. */
-  private readonly buyBatch: (batch: Pending[]) => BuyResult[];
-  private readonly buyBatchIsolated: (batch: Pending[]) => ({ result: BuyResult } | { error: unknown })[];
-  private readonly buyInSavepoint: (request: BuyRequest) => BuyResult;
+  private readonly buyBatch: (requests: BuyRequest[]) => Outcome[];
 
   static open(dataDir: string, units: UnitSource): SqliteStore {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -148,20 +148,11 @@ export class SqliteStore implements Store {
     migrate(this.db);
     this.wal.committed();
     const db = this.db;
-    // The usual case: every play of the batch goes through, one transaction, no savepoints.
-    this.buyBatch = db.transaction((batch: Pending[]) => batch.map((item) => this.buyNow(item.request)));
-    // After a play threw (a bug or a failing disk), the batch again, each play in a savepoint
-    // (nested in buyBatchIsolated's transaction) so a failing play undoes only itself.
-    this.buyInSavepoint = db.transaction((request: BuyRequest) => this.buyNow(request));
-    this.buyBatchIsolated = db.transaction((batch: Pending[]) =>
-      batch.map((item) => {
-        try {
-          return { result: this.buyInSavepoint(item.request) };
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
+    this.buyBatch = db.transaction((requests: BuyRequest[]) => {
+      const { outcomes, writes } = planBatch(requests, this.readForBatch(requests), this.units, encodeUnit);
+      this.writeBatch(writes);
+      return outcomes;
+    });
     this.s = {
       playById: db.prepare<[string], PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ?`),
       player: db.prepare<[string], PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = ?'),
@@ -169,12 +160,11 @@ export class SqliteStore implements Store {
       openBlock: db.prepare<[number], BlockRow>(
         `SELECT id, stake_cents, file_path, count, next_position, status FROM blocks WHERE stake_cents = ? AND status = 'open'`,
       ),
-      nextQueued: db.prepare<[number], BlockRow>(
+      setBlock: db.prepare<[number, string, string]>('UPDATE blocks SET next_position = ?, status = ? WHERE id = ?'),
+      blocksOnSale: db.prepare<[number], BlockRow>(
         `SELECT id, stake_cents, file_path, count, next_position, status FROM blocks
-         WHERE stake_cents = ? AND status = 'queued' AND next_position < count ORDER BY seq LIMIT 1`,
+         WHERE stake_cents = ? AND status IN ('open', 'queued') ORDER BY seq`,
       ),
-      setBlockStatus: db.prepare<[string, string]>('UPDATE blocks SET status = ? WHERE id = ?'),
-      advanceCursor: db.prepare<[number, string]>('UPDATE blocks SET next_position = ? WHERE id = ?'),
       insertPlay: db.prepare(
         `INSERT INTO plays (${PLAY_COLUMNS}) VALUES (@play_id, @player_id, @stake_cents, @block_id, @position, @fixture,
          @unit_code, @bells, @points, @jeu1_cents, @jeu2_cents, @win_cents, @balance_before_cents,
@@ -314,16 +304,11 @@ export class SqliteStore implements Store {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
-    let outcomes: ({ result: BuyResult } | { error: unknown })[];
+    let outcomes: Outcome[];
     try {
-      try {
-        outcomes = this.buyBatch(batch).map((result) => ({ result }));
-      } catch {
-        // Rolled back as a whole; which play failed is found by running each in its own savepoint.
-        outcomes = this.buyBatchIsolated(batch);
-      }
+      outcomes = this.buyBatch(batch.map((item) => item.request));
     } catch (error) {
-      // The commit itself failed: nothing of the batch is on disk, nobody is acknowledged.
+      // A write or the commit failed: nothing of the batch is on disk, nobody is acknowledged.
       for (const item of batch) item.reject(error);
       return;
     }
@@ -341,90 +326,59 @@ export class SqliteStore implements Store {
     );
   }
 
-  /** The block to sell from: the open one, or the next queued once it is used up. */
-  private blockToSell(stakeCents: StakeCents): BlockRow | undefined {
-    const open = this.s.openBlock.get(stakeCents);
-    if (open && open.next_position < open.count) return open;
-    if (open) this.s.setBlockStatus.run('closed', open.id);
-    const next = this.s.nextQueued.get(stakeCents);
-    if (!next) return undefined;
-    this.s.setBlockStatus.run('open', next.id);
-    return next;
+  /** The batch's state, read inside its transaction (nothing else writes meanwhile: SQLite has one writer). */
+  private readForBatch(requests: readonly BuyRequest[]): BatchReads {
+    const reads: BatchReads = { existing: new Map(), balances: new Map(), blocks: new Map() };
+    for (const { playId, playerId, stakeCents, fixtureUnit } of requests) {
+      if (!reads.existing.has(playId)) {
+        const row = this.s.playById.get(playId);
+        if (row) reads.existing.set(playId, toPlay(row));
+      }
+      if (!reads.balances.has(playerId)) {
+        const player = this.s.player.get(playerId);
+        if (player) reads.balances.set(playerId, player.balance_cents);
+      }
+      if (!fixtureUnit && !reads.blocks.has(stakeCents)) {
+        // The open block sells first, whatever its place in the queue.
+        const rows = this.s.blocksOnSale.all(stakeCents);
+        reads.blocks.set(
+          stakeCents,
+          [...rows.filter((b) => b.status === 'open'), ...rows.filter((b) => b.status !== 'open')].map(toBlock),
+        );
+      }
+    }
+    return reads;
   }
 
-  private buyNow(request: BuyRequest): BuyResult {
-    const { playerId, playId, stakeCents } = request;
-    const existing = this.s.playById.get(playId);
-    if (existing) {
-      if (existing.player_id !== playerId || existing.stake_cents !== stakeCents) {
-        return { ok: false, code: 'PLAY_ID_REUSED' };
-      }
-      const player = this.s.player.get(playerId)!;
-      return { ok: true, play: toPlay(existing), balanceCents: player.balance_cents, replayed: true };
+  private writeBatch(writes: BatchWrites): void {
+    for (const [id, block] of blockWritesInOrder(writes.blocks)) {
+      this.s.setBlock.run(block.nextPosition, block.status, id);
     }
-    if (!request.salesOpen) return { ok: false, code: 'SALES_CLOSED' };
-    const player = this.s.player.get(playerId);
-    if (!player) return { ok: false, code: 'NOT_FOUND' };
-    if (player.balance_cents < stakeCents) return { ok: false, code: 'INSUFFICIENT_BALANCE' };
-
-    let unit: Unit;
-    let blockId: string | null = null;
-    let position: number | null = null;
-    if (request.fixtureUnit) {
-      unit = request.fixtureUnit;
-    } else {
-      const block = this.blockToSell(stakeCents);
-      if (!block) return { ok: false, code: 'SOLD_OUT' };
-      blockId = block.id;
-      position = block.next_position;
-      unit = this.units.unitAt({ id: block.id, filePath: block.file_path }, position);
-      this.s.advanceCursor.run(position + 1, block.id);
-      if (position + 1 === block.count) {
-        // Change-over now, so the stake shows as on sale only while a unit is left.
-        this.s.setBlockStatus.run('closed', block.id);
-        const next = this.s.nextQueued.get(stakeCents);
-        if (next) this.s.setBlockStatus.run('open', next.id);
-      }
+    for (const { play, unitCode } of writes.plays) {
+      this.s.insertPlay.run({
+        play_id: play.playId,
+        player_id: play.playerId,
+        stake_cents: play.stakeCents,
+        block_id: play.blockId,
+        position: play.position,
+        fixture: play.fixture ? 1 : 0,
+        unit_code: unitCode,
+        bells: play.bells,
+        points: play.points,
+        jeu1_cents: play.jeu1WinCents,
+        jeu2_cents: play.jeu2WinCents,
+        win_cents: play.winCents,
+        balance_before_cents: play.balanceBeforeCents,
+        balance_after_cents: play.balanceAfterCents,
+        launched: 0,
+        finished: 0,
+        created_at: play.createdAt,
+      } satisfies PlayRow);
     }
-    if (unit.stakeCents !== stakeCents) throw new Error(`unit of ${unit.stakeCents} cents sold at ${stakeCents}`);
-    const result = evaluate(unit);
-    const before = player.balance_cents;
-    const after = before - stakeCents + result.winCents;
-    const at = request.now.toISOString();
-    this.s.setBalance.run(after, playerId);
-    const row: PlayRow = {
-      play_id: playId,
-      player_id: playerId,
-      stake_cents: stakeCents,
-      block_id: blockId,
-      position,
-      fixture: request.fixtureUnit ? 1 : 0,
-      unit_code: encodeUnit(unit),
-      bells: result.bells,
-      points: result.points,
-      jeu1_cents: result.jeu1WinCents,
-      jeu2_cents: result.jeu2WinCents,
-      win_cents: result.winCents,
-      balance_before_cents: before,
-      balance_after_cents: after,
-      launched: 0,
-      finished: 0,
-      created_at: at,
-    };
-    this.s.insertPlay.run(row);
-    const account = `player:${playerId}`;
-    this.s.insertEntry.run(`stake:${playId}`, account, -stakeCents, playId, 'stake', at);
-    this.s.insertEntry.run(`stake:${playId}`, 'house:sales', stakeCents, playId, 'stake', at);
-    if (result.winCents > 0) {
-      this.s.insertEntry.run(`prize:${playId}`, 'house:prizes', -result.winCents, playId, 'prize', at);
-      this.s.insertEntry.run(`prize:${playId}`, account, result.winCents, playId, 'prize', at);
+    for (const e of writes.entries) {
+      this.s.insertEntry.run(e.txn, e.account, e.amountCents, e.playId, e.kind, e.createdAt);
     }
-    return {
-      ok: true,
-      play: toPlay(row, unit),
-      balanceCents: after,
-      replayed: false,
-    };
+    for (const [playerId, balanceCents] of writes.balances) this.s.setBalance.run(balanceCents, playerId);
   }
 
   async getPlay(playerId: string, playId: string): Promise<PlayRecord | null> {

@@ -1,0 +1,189 @@
+import { evaluate, type StakeCents, type Unit } from '../../rules/index.ts';
+import type { BlockRecord, BlockStatus, BuyRequest, BuyResult, PlayRecord, UnitSource } from './types.ts';
+
+/**
+ * How a batch of plays is decided, the same for every store: SQLite and PostgreSQL read
+ * the batch's state in their transaction, call planBatch, and write what it decided.
+ * Money rules live here once.
+ */
+
+/** What one batch transaction read (under row locks where the database has them) before deciding. */
+export interface BatchReads {
+  /** Plays already stored under one of the batch's playIds. */
+  existing: Map<string, PlayRecord>;
+  /** Balance of each of the batch's players that exists. */
+  balances: Map<string, number>;
+  /** Per stake: its open and queued blocks, the open one first, then the queue in order. */
+  blocks: Map<StakeCents, BlockRecord[]>;
+}
+
+export interface EntryWrite {
+  txn: string;
+  account: string;
+  amountCents: number;
+  playId: string;
+  kind: 'stake' | 'prize';
+  createdAt: string;
+}
+
+export interface BlockWrite {
+  nextPosition: number;
+  status: BlockStatus;
+  /** Whether it was the open block before the batch: a block that opens is written after those that close. */
+  wasOpen: boolean;
+}
+
+/** Everything the batch writes, decided in memory. */
+export interface BatchWrites {
+  /** New plays, each with its unit encoded for storage. */
+  plays: { play: PlayRecord; unitCode: string }[];
+  entries: EntryWrite[];
+  /** Final balance of each player whose money moved. */
+  balances: Map<string, number>;
+  /** Final cursor and status of each block that sold or changed status. */
+  blocks: Map<string, BlockWrite>;
+}
+
+export type Outcome = { result: BuyResult } | { error: unknown };
+
+/**
+ * Decides a batch of plays in order, each play seeing the balances and cursors the
+ * earlier ones left: replay of a known playId, sales window, player, balance, then the
+ * next unit of the stake's open block (closing it on its last unit and opening the next
+ * queued one), the lot, the new balance and the ledger entries. A play that throws fails
+ * alone and writes nothing. Units are taken from the cursors in memory, so a batch moves
+ * each block row once, whatever its size.
+ */
+export function planBatch(
+  requests: readonly BuyRequest[],
+  reads: BatchReads,
+  units: UnitSource,
+  encodeUnit: (unit: Unit) => string,
+): { outcomes: Outcome[]; writes: BatchWrites } {
+  const writes: BatchWrites = { plays: [], entries: [], balances: new Map(), blocks: new Map() };
+  const known = new Map(reads.existing);
+  const balances = new Map(reads.balances);
+  const blocks = new Map([...reads.blocks].map(([stake, list]) => [stake, list.map((block) => ({ ...block }))]));
+  const wasOpen = new Map([...reads.blocks.values()].flat().map((block) => [block.id, block.status === 'open']));
+
+  const touch = (block: BlockRecord) =>
+    writes.blocks.set(block.id, {
+      nextPosition: block.nextPosition,
+      status: block.status,
+      wasOpen: wasOpen.get(block.id) ?? false,
+    });
+
+  /** Opens the next queued block that still holds units. */
+  const openNext = (queue: BlockRecord[]): BlockRecord | undefined => {
+    const next = queue.find((b) => b.status === 'queued' && b.nextPosition < b.count);
+    if (next) {
+      next.status = 'open';
+      touch(next);
+    }
+    return next;
+  };
+
+  const blockToSell = (stake: StakeCents): BlockRecord | undefined => {
+    const queue = blocks.get(stake) ?? [];
+    const open = queue.find((b) => b.status === 'open');
+    if (open && open.nextPosition < open.count) return open;
+    if (open) {
+      open.status = 'closed';
+      touch(open);
+    }
+    return openNext(queue);
+  };
+
+  const decide = (request: BuyRequest): BuyResult => {
+    const { playerId, playId, stakeCents } = request;
+    const existing = known.get(playId);
+    if (existing) {
+      if (existing.playerId !== playerId || existing.stakeCents !== stakeCents) {
+        return { ok: false, code: 'PLAY_ID_REUSED' };
+      }
+      const balanceCents = balances.get(playerId) ?? existing.balanceAfterCents;
+      return { ok: true, play: existing, balanceCents, replayed: true };
+    }
+    if (!request.salesOpen) return { ok: false, code: 'SALES_CLOSED' };
+    const before = balances.get(playerId);
+    if (before === undefined) return { ok: false, code: 'NOT_FOUND' };
+    if (before < stakeCents) return { ok: false, code: 'INSUFFICIENT_BALANCE' };
+
+    let unit: Unit;
+    let block: BlockRecord | undefined;
+    let position: number | null = null;
+    if (request.fixtureUnit) {
+      unit = request.fixtureUnit;
+    } else {
+      block = blockToSell(stakeCents);
+      if (!block) return { ok: false, code: 'SOLD_OUT' };
+      position = block.nextPosition;
+      unit = units.unitAt(block, position);
+    }
+    if (unit.stakeCents !== stakeCents) throw new Error(`unit of ${unit.stakeCents} cents sold at ${stakeCents}`);
+    const result = evaluate(unit);
+    const unitCode = encodeUnit(unit);
+    // Nothing above may fail once the cursor moves: a refused play takes no unit.
+    if (block) {
+      block.nextPosition += 1;
+      if (block.nextPosition === block.count) {
+        // Change-over now, so the stake shows as on sale only while a unit is left.
+        block.status = 'closed';
+        touch(block);
+        openNext(blocks.get(stakeCents) ?? []);
+      }
+      touch(block);
+    }
+    const after = before - stakeCents + result.winCents;
+    balances.set(playerId, after);
+    writes.balances.set(playerId, after);
+    const at = request.now.toISOString();
+    const play: PlayRecord = {
+      playId,
+      playerId,
+      stakeCents,
+      blockId: block?.id ?? null,
+      position,
+      fixture: request.fixtureUnit !== undefined,
+      unit,
+      bells: result.bells,
+      points: result.points,
+      jeu1WinCents: result.jeu1WinCents,
+      jeu2WinCents: result.jeu2WinCents,
+      winCents: result.winCents,
+      balanceBeforeCents: before,
+      balanceAfterCents: after,
+      launched: [false, false, false, false],
+      finished: false,
+      createdAt: at,
+    };
+    writes.plays.push({ play, unitCode });
+    known.set(playId, play);
+    const account = `player:${playerId}`;
+    const entry = (txn: string, acc: string, amountCents: number, kind: EntryWrite['kind']) =>
+      writes.entries.push({ txn, account: acc, amountCents, playId, kind, createdAt: at });
+    entry(`stake:${playId}`, account, -stakeCents, 'stake');
+    entry(`stake:${playId}`, 'house:sales', stakeCents, 'stake');
+    if (result.winCents > 0) {
+      entry(`prize:${playId}`, 'house:prizes', -result.winCents, 'prize');
+      entry(`prize:${playId}`, account, result.winCents, 'prize');
+    }
+    return { ok: true, play, balanceCents: after, replayed: false };
+  };
+
+  const outcomes = requests.map((request): Outcome => {
+    try {
+      return { result: decide(request) };
+    } catch (error) {
+      return { error };
+    }
+  });
+  return { outcomes, writes };
+}
+
+/** The block updates in a safe order: those that close or only move first, then those that open. */
+export function blockWritesInOrder(blocks: Map<string, BlockWrite>): [string, BlockWrite][] {
+  const all = [...blocks];
+  const opens = ([, b]: [string, BlockWrite]) => b.status === 'open' && !b.wasOpen;
+  return [...all.filter((b) => !opens(b)), ...all.filter(opens)];
+}
