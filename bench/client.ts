@@ -173,7 +173,13 @@ async function main(): Promise<void> {
   execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
   const js = initialJsGzip(readFileSync('dist/index.html', 'utf8'));
   const server = await startServer();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-first-run'] });
+  // A browser that cannot start must still stop the server, or the bench never exits.
+  const browser = await chromium
+    .launch({ executablePath: CHROMIUM, args: ['--no-first-run'] })
+    .catch((error: unknown) => {
+      server.stop();
+      throw error;
+    });
   const samples: Sample[] = [];
   try {
     for (const renderer of ['canvas', 'webgl'] as const) {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { buy, expectPhase, goAll, goWheel, openGame, playButton, revealAll, stake } from './game.ts';
 
 /**
@@ -43,8 +43,30 @@ test('the table fits the screen, controls are big enough, and a round plays', as
   await expectPhase(page, 'idle');
 });
 
+/**
+ * On the canvas renderer each wheel's parts are layers beside Pixi's canvas, placed
+ * from the same layout as the buttons: every face stands centred over its own GO.
+ */
+async function expectFacesOverTheirGo(page: Page): Promise<void> {
+  // The unturned size of each face (a turned face's bounding box is larger).
+  const sizes = await page
+    .locator('.wheel-face')
+    .evaluateAll((faces) => faces.map((face) => (face as HTMLElement).offsetHeight));
+  for (let w = 1; w <= 4; w++) {
+    const face = (await page
+      .locator('.wheel-face')
+      .nth(w - 1)
+      .boundingBox())!;
+    const go = (await goWheel(page, w).boundingBox())!;
+    const centre = { x: face.x + face.width / 2, y: face.y + face.height / 2 };
+    expect(Math.abs(centre.x - (go.x + go.width / 2)), `wheel ${w} centred over its GO`).toBeLessThan(1);
+    expect(centre.y + sizes[w - 1]! / 2, `wheel ${w} above its GO`).toBeLessThanOrEqual(go.y + 1);
+  }
+}
+
 test('the table is laid out again when the window changes shape', async ({ page }) => {
-  await openGame(page);
+  await openGame(page, '&renderer=canvas');
+  await expectFacesOverTheirGo(page);
   const { width, height } = page.viewportSize()!;
   const before = await goWheel(page, 4).boundingBox();
   await page.setViewportSize({ width: height, height: width });
@@ -52,4 +74,5 @@ test('the table is laid out again when the window changes shape', async ({ page 
   const after = (await goWheel(page, 4).boundingBox())!;
   expect(after.x + after.width).toBeLessThanOrEqual(height + 0.5);
   expect(after.y + after.height).toBeLessThanOrEqual(width + 0.5);
+  await expectFacesOverTheirGo(page);
 });

@@ -7,14 +7,20 @@ import type { Segment } from '../../rules/unit.ts';
 import type { SpinPlan } from '../game/spin.ts';
 import type { Layout } from '../ui/layout.ts';
 import { hasFastWebGL, rendererPreference } from './renderer.ts';
+import { DomWheelLayers, PixiWheelLayers } from './wheelLayers.ts';
 import { WheelView } from './wheelView.ts';
 
 /** How big a celebration is: 0 none, 1 small win … 3 jackpot. */
 export type Celebration = 0 | 1 | 2 | 3;
 
 /**
- * The Pixi part of the table: four cake stands and the sprinkles. Buttons, text
+ * The drawn part of the table: four cake stands and the sprinkles. Buttons, text
  * panels and the result card are DOM (crisp, accessible); this draws what turns.
+ *
+ * Pixi draws every picture. On WebGL the stands are sprites in Pixi's stage; on the 2D
+ * canvas renderer each stand's parts are small canvases beside Pixi's (see
+ * DomWheelLayers), turned by the compositor, and Pixi's own canvas, above them, holds
+ * only the sprinkles of a win.
  */
 export class Scene {
   readonly wheels: WheelView[] = [];
@@ -25,6 +31,8 @@ export class Scene {
   private constructor(
     readonly app: Application,
     readonly rendererName: string,
+    /** Whether the stands are in Pixi's stage (so a turning wheel needs a Pixi frame). */
+    private readonly standsInStage: boolean,
     /** Seeded in test mode, so a frozen celebration frame is the same every run. */
     private readonly random: () => number,
   ) {}
@@ -49,19 +57,25 @@ export class Scene {
       sharedTicker: false,
     });
     app.canvas.setAttribute('aria-hidden', 'true');
-    host.appendChild(app.canvas);
-    const scene = new Scene(app, app.renderer.name, random);
+    const standsInStage = app.renderer.name !== 'canvas';
+    const scene = new Scene(app, app.renderer.name, standsInStage, random);
     for (let i = 0; i < 4; i++) {
-      const wheel = new WheelView(
-        app.renderer,
-        () => onTick(i),
-        () => scene.invalidate(),
-      );
+      let layers;
+      if (standsInStage) {
+        layers = new PixiWheelLayers();
+        app.stage.addChild(layers.root);
+      } else {
+        layers = new DomWheelLayers(app.renderer);
+        layers.root.setAttribute('aria-hidden', 'true');
+        host.appendChild(layers.root);
+      }
+      const wheel = new WheelView(app.renderer, layers, () => onTick(i));
       // Each stand starts on a different cake, so the idle table is not four copies.
       wheel.showStopped(i % 6, 0);
       scene.wheels.push(wheel);
-      app.stage.addChild(wheel.root);
     }
+    // After the stands: on the canvas renderer, the sprinkles fall over them.
+    host.appendChild(app.canvas);
     app.stage.addChild(scene.sprinkles);
     gsap.ticker.add(scene.frame);
     return scene;
@@ -77,15 +91,20 @@ export class Scene {
     const time = timeline.totalTime();
     const moving = time !== this.lastTime && timeline.getChildren(false, true, true).length > 0;
     this.lastTime = time;
-    if (!moving && !this.dirty) return;
+    // Without the stands in the stage, only falling sprinkles move in Pixi's canvas: a
+    // spin then costs no Pixi frame at all.
+    const stageMoves = moving && (this.standsInStage || this.sprinkles.children.length > 0);
+    if (!stageMoves && !this.dirty) return;
     this.dirty = false;
+    if (!this.standsInStage) {
+      // An empty, transparent full-screen canvas still costs the compositor a blend over
+      // every turning face each frame: out of the picture while there are no sprinkles.
+      const empty = this.sprinkles.children.length === 0;
+      this.app.canvas.style.visibility = empty ? 'hidden' : '';
+      if (empty) return;
+    }
     this.app.render();
   };
-
-  /** A change outside GSAP (a new unit, a new size): draw it at the next frame. */
-  invalidate(): void {
-    this.dirty = true;
-  }
 
   relayout(layout: Layout): void {
     this.dirty = true;
@@ -137,7 +156,11 @@ export class Scene {
         duration: 1.8 + this.random() * 1.6,
         delay: this.random() * (level === 3 ? 1.6 : 0.6),
         ease: 'power1.in',
-        onComplete: () => s.destroy({ children: true }),
+        onComplete: () => {
+          s.destroy({ children: true });
+          // The last one gone: one more frame clears it from the canvas.
+          this.dirty = true;
+        },
       });
     }
   }

@@ -1,43 +1,34 @@
 import gsap from 'gsap';
-import { Container, Graphics, ImageSource, Sprite, Texture, type Renderer } from 'pixi.js';
+import { Container, Graphics, Texture, type Renderer } from 'pixi.js';
 import { createPipingTip } from '../art/symbols.ts';
 import { PALETTE } from '../art/palette.ts';
 import type { Segment } from '../../rules/unit.ts';
 import { boundaryCount, SEGMENT_DEG, spinTarget, type SpinPlan } from '../game/spin.ts';
 import { buildWheelFace } from './wheelFace.ts';
+import type { PartPlacement, WheelLayers, WheelPart } from './wheelLayers.ts';
 
 const DEG = Math.PI / 180;
 
 /**
- * One cake stand: the turning face (a cached texture, so a spinning frame costs one
- * sprite), the plate under it, a still gloss, the glow for a win and the piping-tip
- * cursor that flicks as each sugar pearl passes it.
+ * One cake stand: the turning face, the plate under it, a still gloss, the glow for a
+ * win and the piping-tip cursor that flicks as each sugar pearl passes it. Each part
+ * is baked once per unit and size into a picture; `layers` shows them (in the Pixi
+ * scene, or as compositor layers beside it) and a spinning frame only turns them.
  */
 export class WheelView {
-  readonly root = new Container();
-  private readonly plate = new Sprite();
-  private readonly face = new Sprite();
-  private readonly gloss = new Sprite();
-  private readonly glow = new Graphics();
-  private readonly cursor = new Sprite();
-  private readonly cursorHolder = new Container();
   private radius = 0;
   private segments: readonly Segment[] | null = null;
   private deg = 0;
   private lastBoundary = 0;
   private timeline: gsap.core.Timeline | null = null;
+  private readonly glow = { visible: false, alpha: 1 };
   private glowTween: gsap.core.Tween | null = null;
 
   constructor(
     private readonly renderer: Renderer,
+    private readonly layers: WheelLayers,
     private readonly onTick: () => void,
-    private readonly onRedraw: () => void = () => {},
-  ) {
-    this.face.anchor.set(0.5);
-    this.glow.visible = false;
-    this.cursorHolder.addChild(this.cursor);
-    this.root.addChild(this.plate, this.face, this.glow, this.gloss, this.cursorHolder);
-  }
+  ) {}
 
   get rotationDeg(): number {
     return this.deg;
@@ -48,7 +39,7 @@ export class WheelView {
   }
 
   place(x: number, y: number, radius: number): void {
-    this.root.position.set(x, y);
+    this.layers.place(x, y);
     if (radius === this.radius) return;
     this.radius = radius;
     this.drawStatic();
@@ -102,15 +93,16 @@ export class WheelView {
     this.glowTween = null;
     this.glow.visible = on;
     this.glow.alpha = 1;
+    this.layers.setGlow(on, 1);
     if (on && !reducedMotion) {
-      this.glowTween = gsap.to(this.glow, { alpha: 0.45, duration: 0.7, yoyo: true, repeat: 5 });
+      this.glowTween = gsap.to(this.glow, {
+        alpha: 0.45,
+        duration: 0.7,
+        yoyo: true,
+        repeat: 5,
+        onUpdate: () => this.layers.setGlow(this.glow.visible, this.glow.alpha),
+      });
     }
-  }
-
-  destroy(): void {
-    this.stopAnimations();
-    for (const sprite of [this.face, this.plate, this.gloss, this.cursor]) sprite.texture.destroy(true);
-    this.root.destroy({ children: true });
   }
 
   private stopAnimations(): void {
@@ -120,7 +112,7 @@ export class WheelView {
 
   private setDeg(deg: number): void {
     this.deg = deg;
-    this.face.rotation = deg * DEG;
+    this.layers.turn('face', deg * DEG);
     const boundary = boundaryCount(deg);
     if (boundary !== this.lastBoundary) {
       this.lastBoundary = boundary;
@@ -130,7 +122,7 @@ export class WheelView {
     // the angle, so a frozen frame always looks the same).
     const within = ((((deg + SEGMENT_DEG / 2) % SEGMENT_DEG) + SEGMENT_DEG) % SEGMENT_DEG) / SEGMENT_DEG;
     const push = within < 0.25 ? 1 - within / 0.25 : 0;
-    this.cursorHolder.rotation = this.timeline ? -0.22 * push : 0;
+    this.layers.turn('cursor', this.timeline ? -0.22 * push : 0);
   }
 
   private drawStatic(): void {
@@ -143,7 +135,7 @@ export class WheelView {
       const a = k * 15 * DEG;
       plate.circle(Math.cos(a) * r * 1.035, Math.sin(a) * r * 1.035, r * 0.022).fill(0xf1dcc0);
     }
-    this.bake(this.plate, plate);
+    this.bake('plate', plate);
 
     const gloss = new Graphics();
     gloss
@@ -152,18 +144,19 @@ export class WheelView {
     gloss
       .arc(0, 0, r * 0.8, 258 * DEG, 266 * DEG)
       .stroke({ width: r * 0.07, color: 0xffffff, alpha: 0.22, cap: 'round' });
-    this.bake(this.gloss, gloss);
+    this.bake('gloss', gloss);
 
-    this.glow.clear();
+    const glow = new Graphics();
     const a0 = (-90 - SEGMENT_DEG / 2) * DEG;
     const a1 = (-90 + SEGMENT_DEG / 2) * DEG;
     const inner = r * 0.93;
-    this.glow.moveTo(0, 0).arc(0, 0, inner, a0, a1).closePath().fill({ color: PALETTE.gold, alpha: 0.28 });
-    this.glow
+    glow.moveTo(0, 0).arc(0, 0, inner, a0, a1).closePath().fill({ color: PALETTE.gold, alpha: 0.28 });
+    glow
       .moveTo(0, 0)
       .arc(0, 0, inner, a0, a1)
       .closePath()
       .stroke({ width: Math.max(3, r * 0.045), color: PALETTE.gold, join: 'round' });
+    this.bake('glow', glow);
 
     const size = r * 0.42;
     const tip = new Container();
@@ -171,57 +164,36 @@ export class WheelView {
     // Pivot at the top of the bag so a flick swings the tip sideways.
     drawing.position.set(0, size);
     tip.addChild(drawing);
-    this.bake(this.cursor, tip);
-    this.cursorHolder.position.set(0, -r * 0.84 - size);
+    this.bake('cursor', tip, { x: 0, y: -r * 0.84 - size });
   }
 
-  /**
-   * Still parts become one sprite each: a frame of the 2D canvas renderer then blits
-   * them instead of replaying their paths, and WebGL batches them with the faces.
-   */
-  private bake(target: Sprite, content: Container): void {
+  /** Draws `content` once into a picture for `part`, placed as it was drawn about `pivot`. */
+  private bake(part: WheelPart, content: Container, pivot = { x: 0, y: 0 }): void {
     const bounds = content.getLocalBounds();
-    const old = target.texture;
-    target.texture = this.renderer.generateTexture({
+    const texture = this.renderer.generateTexture({
       target: content,
       resolution: this.renderer.resolution,
       antialias: true,
     });
-    target.position.set(bounds.x, bounds.y);
     content.destroy({ children: true });
-    if (old !== Texture.EMPTY) old.destroy(true);
+    this.layers.show(part, texture, { pivot, offset: { x: bounds.x, y: bounds.y } });
   }
 
   private redrawFace(): void {
     if (this.radius <= 0) return;
     const content = buildWheelFace(this.segments, this.radius);
-    const old = this.face.texture;
-    this.face.texture = this.renderer.generateTexture({
+    const texture: Texture = this.renderer.generateTexture({
       target: content,
       resolution: this.renderer.resolution,
       antialias: true,
     });
     content.destroy({ children: true });
-    if (old !== Texture.EMPTY) old.destroy(true);
-    this.face.rotation = this.deg * DEG;
-    if (this.renderer.name === 'canvas') void this.toBitmap(this.face.texture);
-  }
-
-  /**
-   * On the 2D canvas renderer, a rotated render texture is redrawn from a canvas every
-   * frame; an ImageBitmap of the same pixels is Chromium's fast path for drawImage.
-   */
-  private async toBitmap(generated: Texture): Promise<void> {
-    if (typeof createImageBitmap !== 'function') return;
-    const canvas = this.renderer.extract.canvas(generated) as HTMLCanvasElement;
-    const bitmap = await createImageBitmap(canvas);
-    if (this.face.texture !== generated) {
-      bitmap.close();
-      return;
-    }
-    const resolution = this.renderer.resolution;
-    this.face.texture = new Texture({ source: new ImageSource({ resource: bitmap, resolution }) });
-    generated.destroy(true);
-    this.onRedraw();
+    // Centred on the hub, as a sprite anchored at its middle would be.
+    const placement: PartPlacement = {
+      pivot: { x: 0, y: 0 },
+      offset: { x: -texture.width / 2, y: -texture.height / 2 },
+    };
+    this.layers.show('face', texture, placement);
+    this.layers.turn('face', this.deg * DEG);
   }
 }
