@@ -330,24 +330,17 @@ export class PostgresStore implements Store {
       client.query('BEGIN'),
       // Locks go at COMMIT, not after the flush; the answers wait for the WalBarrier.
       client.query('SET LOCAL synchronous_commit = off'),
-      client.query<PlayRow>({
-        name: 'spincake_batch_existing',
-        text: `SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`,
-        values: [playIds],
-      }),
-      client.query<PlayerRow>({
-        name: 'spincake_batch_players',
-        text: 'SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE',
-        values: [playerIds],
-      }),
+      client.query<PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`, [playIds]),
+      client.query<PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
+        playerIds,
+      ]),
       stakes.length === 0
         ? Promise.resolve(null)
-        : client.query<BlockRow>({
-            name: 'spincake_batch_blocks',
-            text: `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
+        : client.query<BlockRow>(
+            `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
              ORDER BY stake_cents, seq FOR UPDATE`,
-            values: [stakes],
-          }),
+            [stakes],
+          ),
     ] as const);
     const existing = new Map(existingRows.rows.map((row) => [row.play_id, toPlay(row)]));
     const balances = new Map(playerRows.rows.map((row) => [row.id, row.balance_cents]));
@@ -368,9 +361,7 @@ export class PostgresStore implements Store {
     const opening = [...writes.blocks].filter(([, b]) => b.status === 'open' && !b.wasOpen);
     const others = [...writes.blocks].filter(([, b]) => !(b.status === 'open' && !b.wasOpen));
     if (writes.plays.length > 0 || others.length > 0) {
-      statements.push(
-        client.query({ name: 'spincake_batch_write', text: WRITE_BATCH_SQL, values: writeBatchParams(writes, others) }),
-      );
+      statements.push(client.query(WRITE_BATCH_SQL, writeBatchParams(writes, others)));
     }
     if (opening.length > 0) {
       statements.push(
