@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { formatCount } from '../src/rules/money.ts';
 import type { Play } from '../src/rules/api.ts';
 import { body, euros, expectPhase, expectWheels, fixture, lastPlay, openGame } from './game.ts';
 
@@ -71,7 +72,7 @@ test('a whole round with the keyboard alone, every result announced', async ({ p
   const expected = [
     ...lines,
     `JEU 1 : ${bells}, ${money(play.jeu1.winCents)}`,
-    `JEU 2 : ${play.jeu2.points} points, ${money(play.jeu2.winCents)}`,
+    `JEU 2 : ${formatCount(play.jeu2.points)} points, ${money(play.jeu2.winCents)}`,
     `Gain total : ${euros(play.winCents)}`,
   ];
   expect(play.winCents).toBe(play.jeu1.winCents + play.jeu2.winCents);

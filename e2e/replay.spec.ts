@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { formatCount } from '../src/rules/money.ts';
 import {
   balance,
   body,
@@ -71,7 +72,7 @@ test('a past play replayed on the wheels exactly as it fell, with no purchase (4
   await expect(card).toHaveAttribute('data-replay', won.playId);
   await expect(card).toHaveAttribute('data-win-cents', '700');
   await expect(card.locator('.total-value')).toHaveText(euros(700));
-  await expect(card.locator('[data-game=jeu2]')).toContainText(`${won.jeu2.points} points`);
+  await expect(card.locator('[data-game=jeu2]')).toContainText(`${formatCount(won.jeu2.points)} points`);
   // Today's balance, not the past play's; nothing bought, nothing reported.
   await expect(balance(page)).toHaveText(euros(balanceNow));
   expect(await serverPlays(page)).toEqual(before);

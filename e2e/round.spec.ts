@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { formatCount } from '../src/rules/money.ts';
 import type { Play } from '../src/rules/api.ts';
 import {
   balance,
@@ -27,7 +28,7 @@ async function expectCardMatchesServer(page: Page, play: Play): Promise<void> {
   const jeu2 = card.locator('[data-game=jeu2]');
   await expect(jeu1).toContainText(play.jeu1.bells === 0 ? 'Aucune cloche' : `${play.jeu1.bells} cloche`);
   await expect(jeu1).toContainText(play.jeu1.winCents > 0 ? euros(play.jeu1.winCents) : 'Pas de gain');
-  await expect(jeu2).toContainText(`${play.jeu2.points} points`);
+  await expect(jeu2).toContainText(`${formatCount(play.jeu2.points)} points`);
   await expect(jeu2).toContainText(play.jeu2.winCents > 0 ? euros(play.jeu2.winCents) : 'Pas de gain');
   if (play.winCents > 0) await expect(card.locator('.total-value')).toHaveText(euros(play.winCents));
   else await expect(card).toContainText('Pas cette fois');

@@ -25,7 +25,7 @@ test('the 20 000× jackpot unit is shown right', async ({ page }) => {
   await expect(card).toContainText('Gagné');
   await expect(card.locator('[data-game=jeu1]')).toContainText('4 cloches');
   await expect(card.locator('[data-game=jeu1]')).toContainText(euros(1_000_000));
-  await expect(card.locator('[data-game=jeu2]')).toContainText('2000 points');
+  await expect(card.locator('[data-game=jeu2]')).toContainText('2\u00a0000 points');
   await expect(card.locator('.total-value')).toHaveText('20\u00a0000\u00a0€');
   await expect(balance(page)).toHaveText(euros(play.balanceAfterCents));
   await expect(page.getByRole('status')).toContainText('Gain total : 20\u00a0000\u00a0€');

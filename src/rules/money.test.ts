@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertCents, formatCents, isCents } from './money.ts';
+import { assertCents, formatCents, formatCount, isCents } from './money.ts';
 
 const NBSP = '\u00a0';
 
@@ -26,5 +26,13 @@ describe('money', () => {
     expect(isCents(Number.MAX_SAFE_INTEGER + 1)).toBe(false);
     expect(() => assertCents(0.1)).toThrow(RangeError);
     expect(() => formatCents(Number.NaN)).toThrow(RangeError);
+  });
+
+  it('groups counts like amounts: points on the result card and in the rules', () => {
+    expect(formatCount(400)).toBe('400');
+    expect(formatCount(2000)).toBe(`2${NBSP}000`);
+    expect(formatCount(1_000_000)).toBe(`1${NBSP}000${NBSP}000`);
+    expect(formatCount(2000, 'en')).toBe('2,000');
+    expect(() => formatCount(1.5)).toThrow(RangeError);
   });
 });

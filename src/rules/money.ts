@@ -21,6 +21,13 @@ function groupThousands(digits: string, separator: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
 }
 
+/** Whole counts (points, lots) grouped like amounts: « 2 000 » in French, "2,000" in English. */
+export function formatCount(count: number, locale: Locale = 'fr'): string {
+  if (!Number.isSafeInteger(count)) throw new RangeError(`a count must be an integer, got ${count}`);
+  const sign = count < 0 ? '-' : '';
+  return sign + groupThousands(Math.abs(count).toString(), locale === 'en' ? ',' : NBSP);
+}
+
 /**
  * « 0,50 € », « 7 € », « 20 000 € » in French; "€0.50", "€7", "€20,000" in English.
  * Whole amounts drop the decimals, as on the regulation's tables.

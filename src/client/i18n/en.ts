@@ -1,3 +1,4 @@
+import { formatCount } from '../../rules/index.ts';
 import type { Strings } from './strings.ts';
 
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
@@ -28,12 +29,12 @@ export const en: Strings = {
     cherry: 'cherry',
     croissant: 'croissant',
   },
-  points: (p) => `${p} points`,
+  points: (p) => `${formatCount(p, 'en')} points`,
   wheelResult: (w, p, s) => `Wheel ${w}: ${p} points, ${s}`,
   jeu1: 'GAME 1',
   jeu2: 'GAME 2',
   bellsFound: (b) => (b === 0 ? 'No bell' : `${b} ${plural(b, 'bell', 'bells')}`),
-  pointsTotal: (p) => `${p} points`,
+  pointsTotal: (p) => `${formatCount(p, 'en')} points`,
   noWin: 'No win',
   total: 'Total win',
   resultLine: (game, detail, win) => `${game}: ${detail}, ${win}`,
@@ -78,7 +79,8 @@ export const en: Strings = {
   rulesJeu2Heading: 'GAME 2 — points',
   rulesBlockHeading: (stake) => `Lots of one block of 1,000,000 tickets at ${stake}`,
   rulesBells: (b) => `${b} ${plural(b, 'bell', 'bells')}`,
-  rulesPoints: (min, max) => (min === max ? `${min} points` : `${min} to ${max} points`),
+  rulesPoints: (min, max) =>
+    min === max ? `${formatCount(min, 'en')} points` : `${formatCount(min, 'en')} to ${formatCount(max, 'en')} points`,
   rulesLots: 'Lots',
   rulesAmount: 'Amount',
   rulesOdds: (oneIn, payout) => `Odds of winning: 1 in ${oneIn}. Payout rate: ${payout}.`,

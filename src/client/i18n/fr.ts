@@ -1,3 +1,4 @@
+import { formatCount } from '../../rules/index.ts';
 import type { Strings } from './strings.ts';
 
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
@@ -28,12 +29,12 @@ export const fr: Strings = {
     cherry: 'cerise',
     croissant: 'croissant',
   },
-  points: (p) => `${p} points`,
+  points: (p) => `${formatCount(p, 'fr')} points`,
   wheelResult: (w, p, s) => `Roue ${w} : ${p} points, ${s}`,
   jeu1: 'JEU 1',
   jeu2: 'JEU 2',
   bellsFound: (b) => (b === 0 ? 'Aucune cloche' : `${b} ${plural(b, 'cloche', 'cloches')}`),
-  pointsTotal: (p) => `${p} points`,
+  pointsTotal: (p) => `${formatCount(p, 'fr')} points`,
   noWin: 'Pas de gain',
   total: 'Gain total',
   resultLine: (game, detail, win) => `${game} : ${detail}, ${win}`,
@@ -78,7 +79,8 @@ export const fr: Strings = {
   rulesJeu2Heading: 'JEU 2 — les points',
   rulesBlockHeading: (stake) => `Lots d’un bloc de 1 000 000 tickets à ${stake}`,
   rulesBells: (b) => `${b} ${plural(b, 'cloche', 'cloches')}`,
-  rulesPoints: (min, max) => (min === max ? `${min} points` : `${min} à ${max} points`),
+  rulesPoints: (min, max) =>
+    min === max ? `${formatCount(min, 'fr')} points` : `${formatCount(min, 'fr')} à ${formatCount(max, 'fr')} points`,
   rulesLots: 'Nombre de lots',
   rulesAmount: 'Montant',
   rulesOdds: (oneIn, payout) => `Chances de gain : 1 sur ${oneIn}. Taux de retour aux joueurs : ${payout}.`,
