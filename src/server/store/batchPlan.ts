@@ -46,6 +46,35 @@ export interface BatchWrites {
 
 export type Outcome = { result: BuyResult } | { error: unknown };
 
+/** A play waiting in a store's queue for its batch. */
+export interface PendingPlay {
+  request: BuyRequest;
+  resolve: (result: BuyResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Answers each play of a committed batch with its outcome once `durable` says the batch is
+ * on disk; if it cannot be made durable, its fate is unknown and every play fails (clients
+ * retry under the same playIds, which replays what was stored).
+ */
+export function answerWhenDurable(
+  batch: readonly PendingPlay[],
+  outcomes: readonly Outcome[],
+  durable: Promise<void>,
+): void {
+  durable.then(
+    () =>
+      outcomes.forEach((outcome, i) => {
+        if ('result' in outcome) batch[i]!.resolve(outcome.result);
+        else batch[i]!.reject(outcome.error);
+      }),
+    (error: unknown) => {
+      for (const item of batch) item.reject(error);
+    },
+  );
+}
+
 /**
  * Decides a batch of plays in order, each play seeing the balances and cursors the
  * earlier ones left: replay of a known playId, sales window, player, balance, then the

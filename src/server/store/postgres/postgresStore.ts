@@ -14,7 +14,14 @@ import type {
   Store,
   UnitSource,
 } from '../types.ts';
-import { planBatch, type BatchReads, type BatchWrites, type Outcome } from '../batchPlan.ts';
+import {
+  answerWhenDurable,
+  planBatch,
+  type BatchReads,
+  type BatchWrites,
+  type Outcome,
+  type PendingPlay as Pending,
+} from '../batchPlan.ts';
 import { settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { migratePostgres } from './migrations.ts';
 import { isConnectionLoss, isRetryable, MAX_ATTEMPTS, retryDelayMs } from './retry.ts';
@@ -30,12 +37,6 @@ import {
   type PlayerRow,
   type PlayRow,
 } from './rows.ts';
-
-interface Pending {
-  request: BuyRequest;
-  resolve: (result: BuyResult) => void;
-  reject: (error: unknown) => void;
-}
 
 export interface PostgresStoreOptions {
   /** Connections per instance (default 8): one carries the plays, the others reads and the rest. */
@@ -295,16 +296,7 @@ export class PostgresStore implements Store {
     this.stats.plays += outcomes.filter((o) => 'result' in o && o.result.ok && !o.result.replayed).length;
     // Answered once on disk; the flush loop goes on with the next batch meanwhile. A failed
     // flush leaves the batch's fate unknown: its clients retry with the same playIds.
-    this.wal.durable().then(
-      () =>
-        outcomes.forEach((outcome, i) => {
-          if ('result' in outcome) batch[i]!.resolve(outcome.result);
-          else batch[i]!.reject(outcome.error);
-        }),
-      (error: unknown) => {
-        for (const item of batch) item.reject(error);
-      },
-    );
+    answerWhenDurable(batch, outcomes, this.wal.durable());
   }
 
   /**

@@ -16,7 +16,15 @@ import type {
   Store,
   UnitSource,
 } from '../types.ts';
-import { blockWritesInOrder, planBatch, type BatchReads, type BatchWrites, type Outcome } from '../batchPlan.ts';
+import {
+  answerWhenDurable,
+  blockWritesInOrder,
+  planBatch,
+  type BatchReads,
+  type BatchWrites,
+  type Outcome,
+  type PendingPlay as Pending,
+} from '../batchPlan.ts';
 import { migrate } from './migrations.ts';
 import { WalSync } from './walSync.ts';
 
@@ -102,12 +110,6 @@ function toBlock(row: BlockRow): BlockRecord {
 
 function toPlayer(row: PlayerRow): PlayerRecord {
   return { id: row.id, kind: row.kind as PlayerRecord['kind'], balanceCents: row.balance_cents };
-}
-
-interface Pending {
-  request: BuyRequest;
-  resolve: (result: BuyResult) => void;
-  reject: (error: unknown) => void;
 }
 
 export const SQLITE_FILE_NAME = 'spincake.sqlite';
@@ -314,16 +316,7 @@ export class SqliteStore implements Store {
     }
     // Acknowledge only once the batch is on disk.
     this.wal.committed();
-    this.wal.durable().then(
-      () =>
-        outcomes.forEach((outcome, i) => {
-          if ('result' in outcome) batch[i]!.resolve(outcome.result);
-          else batch[i]!.reject(outcome.error);
-        }),
-      (error: unknown) => {
-        for (const item of batch) item.reject(error);
-      },
-    );
+    answerWhenDurable(batch, outcomes, this.wal.durable());
   }
 
   /** The batch's state, read inside its transaction (nothing else writes meanwhile: SQLite has one writer). */
