@@ -1,17 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatCount } from '../src/rules/money.ts';
+import { fr } from '../src/client/i18n/fr.ts';
 import type { Play } from '../src/rules/api.ts';
 import { body, euros, expectPhase, expectWheels, fixture, lastPlay, openGame } from './game.ts';
 
-/** The labels of the symbols, as fr.ts says them (the test reads what the player hears). */
-const SYMBOLS_FR: Record<string, string> = {
-  bell: 'cloche',
-  cupcake: 'cupcake',
-  macaron: 'macaron',
-  donut: 'donut',
-  cherry: 'cerise',
-  croissant: 'croissant',
-};
+/** The labels of the symbols, from fr.ts (the test reads what the player hears). */
+const SYMBOLS_FR = fr.symbols;
 
 const announcements = (page: Page) => page.locator('[aria-live="polite"] p');
 

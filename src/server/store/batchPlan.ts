@@ -210,9 +210,21 @@ export function planBatch(
   return { outcomes, writes };
 }
 
-/** The block updates in a safe order: those that close or only move first, then those that open. */
-export function blockWritesInOrder(blocks: Map<string, BlockWrite>): [string, BlockWrite][] {
+/**
+ * The block updates split for a safe order: those that close or only move first, then
+ * those that open, so that a stake never has two open blocks at any row.
+ */
+export function splitBlockWrites(blocks: Map<string, BlockWrite>): {
+  first: [string, BlockWrite][];
+  opening: [string, BlockWrite][];
+} {
   const all = [...blocks];
   const opens = ([, b]: [string, BlockWrite]) => b.status === 'open' && !b.wasOpen;
-  return [...all.filter((b) => !opens(b)), ...all.filter(opens)];
+  return { first: all.filter((b) => !opens(b)), opening: all.filter(opens) };
+}
+
+/** The block updates in that safe order, as one list. */
+export function blockWritesInOrder(blocks: Map<string, BlockWrite>): [string, BlockWrite][] {
+  const { first, opening } = splitBlockWrites(blocks);
+  return [...first, ...opening];
 }

@@ -17,6 +17,7 @@ import type {
 import {
   answerWhenDurable,
   planBatch,
+  splitBlockWrites,
   type BatchReads,
   type BatchWrites,
   type Outcome,
@@ -349,11 +350,10 @@ export class PostgresStore implements Store {
 
   private async writeBatchAndCommit(client: pg.PoolClient, writes: BatchWrites): Promise<void> {
     const statements: Promise<pg.QueryResult | null>[] = [];
-    // Blocks that open are written after the others close: one open block per stake at every row.
-    const opening = [...writes.blocks].filter(([, b]) => b.status === 'open' && !b.wasOpen);
-    const others = [...writes.blocks].filter(([, b]) => !(b.status === 'open' && !b.wasOpen));
-    if (writes.plays.length > 0 || others.length > 0) {
-      statements.push(client.query(WRITE_BATCH_SQL, writeBatchParams(writes, others)));
+    // Blocks that open are written after the others close (in a second statement).
+    const { first, opening } = splitBlockWrites(writes.blocks);
+    if (writes.plays.length > 0 || first.length > 0) {
+      statements.push(client.query(WRITE_BATCH_SQL, writeBatchParams(writes, first)));
     }
     if (opening.length > 0) {
       statements.push(
