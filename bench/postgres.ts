@@ -44,7 +44,7 @@ interface Setup {
 const ONE_STAKE = [100] as const;
 const FOUR_STAKES = [100, 200, 300, 500] as const;
 
-const SETUPS: Setup[] = [
+const ALL_SETUPS: Setup[] = [
   { label: 'SQLite, 1 instance', store: 'sqlite', instances: 1, stakes: ONE_STAKE },
   { label: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1, stakes: ONE_STAKE },
   { label: 'PostgreSQL, 2 instances', store: 'postgres', instances: 2, stakes: ONE_STAKE },
@@ -52,6 +52,9 @@ const SETUPS: Setup[] = [
   { label: 'PostgreSQL, 1 instance, 4 stakes', store: 'postgres', instances: 1, stakes: FOUR_STAKES },
   { label: 'PostgreSQL, 2 instances, 4 stakes', store: 'postgres', instances: 2, stakes: FOUR_STAKES },
 ];
+/** BENCH_ONLY=2,3 runs only those setups (1-based, for a quick look; BENCHMARKS.md is then left alone). */
+const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
+const SETUPS = ONLY ? ALL_SETUPS.filter((_, i) => ONLY.includes(i + 1)) : ALL_SETUPS;
 
 interface Waits {
   samples: number;
@@ -396,7 +399,8 @@ async function main(): Promise<void> {
     const median = sorted[Math.floor(sorted.length / 2)]!;
     return { ...median, range: [sorted[0]!.rps, sorted[sorted.length - 1]!.rps] as [number, number] };
   });
-  writeSection(rows, loadBefore, os.loadavg());
+  if (ONLY) console.log('BENCH_ONLY: BENCHMARKS.md left as it is');
+  else writeSection(rows, loadBefore, os.loadavg());
 }
 
 await main();

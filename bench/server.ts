@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { newPlayId } from '../src/client/net/playId.ts';
 import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
 import { testLibrary } from '../src/server/testing/blockCache.ts';
 import { spawnServer } from '../src/server/testing/child.ts';
@@ -93,45 +94,56 @@ async function main(): Promise<void> {
     ).json()) as { token: string };
     const headers = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
     const health: autocannon.Options = { url: `${server.url}/api/health`, headers };
-    const plays: autocannon.Options = {
+    // A fresh playId per request: every request is a new sale. The ids are made as the game's
+    // client makes them (time-ordered UUIDv7); a last run sends random UUIDv4 ids instead.
+    const playsWith = (makeId: () => string): autocannon.Options => ({
       url: server.url,
       requests: [
         {
           method: 'POST',
           path: '/api/plays',
           headers,
-          // A fresh playId per request: every request is a new sale.
-          setupRequest: (request) => ({
-            ...request,
-            body: `{"stakeCents":100,"playId":"${randomUUID()}"}`,
-          }),
+          setupRequest: (request) => ({ ...request, body: `{"stakeCents":100,"playId":"${makeId()}"}` }),
         },
       ],
-    };
+    });
+    const plays = playsWith(() => newPlayId());
     const pid = server.process.pid!;
     await run({ ...health, connections: 16, duration: WARMUP_S }, pid);
     await run({ ...plays, connections: 16, duration: WARMUP_S }, pid);
 
     const rows: Row[] = [];
     for (const connections of CONNECTIONS) {
-      const rounds: { health: Figures; plays: Figures }[] = [];
-      for (let round = 1; round <= ROUNDS; round++) {
-        const h = await run({ ...health, connections, duration: DURATION_S }, pid);
-        const p = await run({ ...plays, connections, duration: DURATION_S }, pid);
-        rounds.push({ health: h, plays: p });
-        console.log(
-          `${connections} conn, round ${round}/${ROUNDS}: plays ${p.rps.toFixed(0)}/s cpu ${p.cpuUs.toFixed(0)} µs p50 ${p.p50} ms p99 ${p.p99} ms (errors ${p.errors}, non-2xx ${p.non2xx}); ` +
-            `health ${h.rps.toFixed(0)}/s cpu ${h.cpuUs.toFixed(0)} µs p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
-        );
-      }
-      rows.push(summarise(connections, rounds));
+      rows.push(await rounds(health, plays, pid, connections, 'client ids'));
     }
-    await writeSection(rows, loadBefore, commitMs);
+    const randomIds = await rounds(health, playsWith(randomUUID), pid, 16, 'random v4 ids');
+    await writeSection(rows, randomIds, loadBefore, commitMs);
   } finally {
     server.process.kill('SIGTERM');
     await server.exited;
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** ROUNDS rounds at one connection count, each the bare route then the plays, summarised. */
+async function rounds(
+  health: autocannon.Options,
+  plays: autocannon.Options,
+  pid: number,
+  connections: number,
+  label: string,
+): Promise<Row> {
+  const taken: { health: Figures; plays: Figures }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const h = await run({ ...health, connections, duration: DURATION_S }, pid);
+    const p = await run({ ...plays, connections, duration: DURATION_S }, pid);
+    taken.push({ health: h, plays: p });
+    console.log(
+      `${connections} conn, ${label}, round ${round}/${ROUNDS}: plays ${p.rps.toFixed(0)}/s cpu ${p.cpuUs.toFixed(0)} µs p50 ${p.p50} ms p99 ${p.p99} ms (errors ${p.errors}, non-2xx ${p.non2xx}); ` +
+        `health ${h.rps.toFixed(0)}/s cpu ${h.cpuUs.toFixed(0)} µs p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
+    );
+  }
+  return summarise(connections, taken);
 }
 
 interface Row {
@@ -175,7 +187,7 @@ function summarise(connections: number, rounds: { health: Figures; plays: Figure
   };
 }
 
-async function writeSection(rows: Row[], loadBefore: number, commitMs: number): Promise<void> {
+async function writeSection(rows: Row[], randomIds: Row, loadBefore: number, commitMs: number): Promise<void> {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const at16 = rows.find((r) => r.connections === 16)!;
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -187,6 +199,7 @@ async function writeSection(rows: Row[], loadBefore: number, commitMs: number): 
     `autocannon, ${DURATION_S} s per run after a ${WARMUP_S} s warm-up, against one server process`,
     '(SQLite WAL; every acknowledged play has been fsynced) on the same machine as the load generator.',
     'Each play is a new sale (fresh playId): debit, next unit of the block, play row, ledger entries.',
+    "The playIds are made as the game's client makes them: time-ordered UUIDv7 (`src/client/net/playId.ts`).",
     'Baseline in the same run: `GET /api/health`, a bare JSON route of the same server (same hooks:',
     'session, rate limit, security headers).',
     `Each figure is the median of ${ROUNDS} rounds; in each round the bare route and the plays run back to back,`,
@@ -204,7 +217,13 @@ async function writeSection(rows: Row[], loadBefore: number, commitMs: number): 
     `Targets at 16 connections: ≥ 2,000 durable plays/s: ${fmt(at16.plays.rps)} (${met(at16.plays.rps >= 2000)}); ` +
       `≥ 0.3 of the bare route: ${at16.ratio.toFixed(2)} (${met(at16.ratio >= 0.3)}); ` +
       `p99 ≤ 20 ms: ${at16.plays.p99} ms (${met(at16.plays.p99 <= 20)}).`,
-    `Errors or non-2xx answers during the play runs: ${rows.reduce((n, r) => n + r.errors, 0)}.`,
+    `Errors or non-2xx answers during the play runs: ${rows.reduce((n, r) => n + r.errors + randomIds.errors, 0)}.`,
+    '',
+    `The same at 16 connections with random UUIDv4 playIds (a client other than ours), run last on the`,
+    `grown database: ${fmt(randomIds.plays.rps)} plays/s, p99 ${randomIds.plays.p99} ms, ` +
+      `${fmt(randomIds.plays.cpuUs)} µs CPU/play, ratio ${randomIds.ratio.toFixed(2)} (range ${randomIds.ratioRange.map((x) => x.toFixed(2)).join('–')}). ` +
+      'Each random id lands on a random page of the unique playId index, a page more per play to write',
+    "to the WAL at commit; time-ordered ids of one batch share the index's last page.",
     'Server CPU per request (from /proc, all threads of the server process) is the figure least',
     'disturbed by other work on the machine; plays/s at 1 connection is bounded by one fsync per play.',
     '',

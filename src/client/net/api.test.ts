@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGameApi, newPlayId } from './api.ts';
+import { createGameApi } from './api.ts';
 
 /** A fetch that answers from a script of outcomes and records what it was sent. */
 function scriptedFetch(outcomes: Array<'network' | { status: number; body: unknown }>) {
@@ -66,13 +66,5 @@ describe('timeouts', () => {
       })) as unknown as typeof fetch;
     const result = await createGameApi({ fetch: hanging, timeoutMs: 10 }).account('tok');
     expect(result).toEqual({ ok: false, kind: 'network', message: 'timeout' });
-  });
-});
-
-describe('newPlayId', () => {
-  it('makes distinct version-4 UUIDs', () => {
-    const ids = new Set(Array.from({ length: 50 }, newPlayId));
-    expect(ids.size).toBe(50);
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

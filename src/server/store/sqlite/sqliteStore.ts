@@ -167,10 +167,11 @@ export class SqliteStore implements Store {
         `SELECT id, stake_cents, file_path, count, next_position, status FROM blocks
          WHERE stake_cents = ? AND status IN ('open', 'queued') ORDER BY seq`,
       ),
-      insertPlay: db.prepare(
-        `INSERT INTO plays (${PLAY_COLUMNS}) VALUES (@play_id, @player_id, @stake_cents, @block_id, @position, @fixture,
-         @unit_code, @bells, @points, @jeu1_cents, @jeu2_cents, @win_cents, @balance_before_cents,
-         @balance_after_cents, @launched, @finished, @created_at)`,
+      // Positional parameters: binding by name costs a lookup per column and play.
+      insertPlay: db.prepare<unknown[]>(
+        `INSERT INTO plays (play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
+         jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertEntry: db.prepare<[string, string, number, string | null, string, string]>(
         'INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -348,25 +349,24 @@ export class SqliteStore implements Store {
       this.s.setBlock.run(block.nextPosition, block.status, id);
     }
     for (const { play, unitCode } of writes.plays) {
-      this.s.insertPlay.run({
-        play_id: play.playId,
-        player_id: play.playerId,
-        stake_cents: play.stakeCents,
-        block_id: play.blockId,
-        position: play.position,
-        fixture: play.fixture ? 1 : 0,
-        unit_code: unitCode,
-        bells: play.bells,
-        points: play.points,
-        jeu1_cents: play.jeu1WinCents,
-        jeu2_cents: play.jeu2WinCents,
-        win_cents: play.winCents,
-        balance_before_cents: play.balanceBeforeCents,
-        balance_after_cents: play.balanceAfterCents,
-        launched: 0,
-        finished: 0,
-        created_at: play.createdAt,
-      } satisfies PlayRow);
+      // launched and finished start at their defaults (0).
+      this.s.insertPlay.run(
+        play.playId,
+        play.playerId,
+        play.stakeCents,
+        play.blockId,
+        play.position,
+        play.fixture ? 1 : 0,
+        unitCode,
+        play.bells,
+        play.points,
+        play.jeu1WinCents,
+        play.jeu2WinCents,
+        play.winCents,
+        play.balanceBeforeCents,
+        play.balanceAfterCents,
+        play.createdAt,
+      );
     }
     for (const e of writes.entries) {
       this.s.insertEntry.run(e.txn, e.account, e.amountCents, e.playId, e.kind, e.createdAt);
