@@ -9,7 +9,6 @@
  * Writes the figures into the `## PostgreSQL` section of BENCHMARKS.md.
  */
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { PostgresStore } from '../src/server/store/postgres/postgresStore.ts';
 import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
+import { newPlayId } from '../src/client/net/playId.ts';
 import type { Store } from '../src/server/store/types.ts';
 import { testLibrary } from '../src/server/testing/blockCache.ts';
 import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
@@ -39,6 +39,8 @@ interface Setup {
   instances: number;
   /** Stakes sold, in turn: one stake is one hot cursor row; all four spread the sales over four. */
   stakes: readonly number[];
+  /** Instance i sells only stakes[i]: no block cursor is shared between instances. */
+  stakePerInstance?: boolean;
 }
 
 const ONE_STAKE = [100] as const;
@@ -51,6 +53,13 @@ const ALL_SETUPS: Setup[] = [
   { label: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3, stakes: ONE_STAKE },
   { label: 'PostgreSQL, 1 instance, 4 stakes', store: 'postgres', instances: 1, stakes: FOUR_STAKES },
   { label: 'PostgreSQL, 2 instances, 4 stakes', store: 'postgres', instances: 2, stakes: FOUR_STAKES },
+  {
+    label: 'PostgreSQL, 2 instances, a stake each',
+    store: 'postgres',
+    instances: 2,
+    stakes: [100, 200],
+    stakePerInstance: true,
+  },
 ];
 /** BENCH_ONLY=2,3 runs only those setups (1-based, for a quick look; BENCHMARKS.md is then left alone). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
@@ -244,7 +253,7 @@ async function measure(setup: Setup): Promise<Row> {
               return {
                 ...request,
                 headers: { authorization: `Bearer ${mine[n % mine.length]}`, 'content-type': 'application/json' },
-                body: `{"stakeCents":${setup.stakes[n % setup.stakes.length]},"playId":"${randomUUID()}"}`,
+                body: `{"stakeCents":${setup.stakePerInstance ? setup.stakes[i] : setup.stakes[n % setup.stakes.length]},"playId":"${newPlayId()}"}`,
               };
             },
           },
@@ -315,12 +324,18 @@ function writeSection(rows: Row[], loadBefore: number[], loadAfter: number[]): v
   const cores = os.cpus().length;
   const sqlite = rows.find((r) => r.setup.store === 'sqlite')!;
   /** PostgreSQL with `instances` instances, selling the same stakes as `like`. */
-  const pg = (instances: number, like: Row) =>
-    rows.find(
-      (r) => r.setup.store === 'postgres' && r.setup.instances === instances && r.setup.stakes === like.setup.stakes,
-    )!;
   const oneStake = rows.find((r) => r.setup.stakes === ONE_STAKE && r.setup.store === 'postgres')!;
   const fourStakes = rows.find((r) => r.setup.stakes === FOUR_STAKES)!;
+  const stakeEach = rows.find((r) => r.setup.stakePerInstance);
+  /** PostgreSQL with `instances` instances, selling the same stakes as `like` (a stake each: like one stake). */
+  const pg = (instances: number, like: Row) =>
+    rows.find(
+      (r) =>
+        r.setup.store === 'postgres' &&
+        r.setup.instances === instances &&
+        !r.setup.stakePerInstance &&
+        r.setup.stakes === (like.setup.stakePerInstance ? ONE_STAKE : like.setup.stakes),
+    )!;
   const used = (r: Row) => (r.instanceCpuMs.reduce((a, b) => a + b, 0) + r.postgresCpuMs + r.loaderCpuMs) / r.wallMs;
   const lines = [
     '## PostgreSQL',
@@ -330,7 +345,8 @@ function writeSection(rows: Row[], loadBefore: number[], loadAfter: number[]): v
     `autocannon, ${CONNECTIONS} connections split evenly over the instances, each player on one instance (a proxy`,
     `with session affinity), ${DURATION_S} s per`,
     `figure after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds taken in turn (median run shown, with the range); ${PLAYERS} players, every request a new sale (fresh playId); 1 € only unless`,
-    '"4 stakes" (1, 2, 3, 5 € in turn): one stake is one block cursor, a row that every sale of it locks. Baseline in the same run: one instance',
+    '"4 stakes" (1, 2, 3, 5 € in turn; "a stake each": the first instance sells 1 €, the second 2 €): one stake is one block cursor, a row that every sale of it locks.',
+    "playIds are made as the game's client makes them (time-ordered UUIDv7). Baseline in the same run: one instance",
     'on SQLite (`synchronous = FULL`). CPU: utime + stime from /proc over the measured seconds, as a share of',
     'one core (instances each, all PostgreSQL processes together, the load generator). Waits: pg_stat_activity',
     `sampled every ${SAMPLE_MS} ms, the average number of play transactions waiting on a row lock, on the WAL`,
@@ -350,7 +366,10 @@ function writeSection(rows: Row[], loadBefore: number[], loadAfter: number[]): v
     '',
     `Target: 2 instances ≥ 1.3 × one instance on PostgreSQL: **${(pg(2, oneStake).rps / oneStake.rps).toFixed(2)} ×** ` +
       `selling one stake, **${(pg(2, fourStakes).rps / fourStakes.rps).toFixed(2)} ×** selling four (medians; ` +
-      '"÷ PG ×1" compares with one PostgreSQL instance selling the same stakes).',
+      '"÷ PG ×1" compares with one PostgreSQL instance selling the same stakes).' +
+      (stakeEach
+        ? ` With no cursor shared at all (each instance sells its own stake, so never waits for the other): **${(stakeEach.rps / oneStake.rps).toFixed(2)} ×** one instance selling one stake.`
+        : ''),
     'CPU ms / play: the instances and PostgreSQL together (in brackets: with the load generator). On two cores',
     'free of other work, the CPU alone would cap throughput near 2,000 ms/s ÷ that bracketed figure: ' +
       rows.map((r) => `${r.setup.label} ≈ ${fmt(2000 / cpuPerPlay(r).all)}`).join(', ') +
