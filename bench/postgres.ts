@@ -224,7 +224,8 @@ async function measure(setup: Setup): Promise<Row> {
   const servers: ChildServer[] = [];
   try {
     // One after the other: the first start applies the migrations, the others find them.
-    for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(prepared.env, 60_000));
+    const nodeArgs = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(prepared.env, 60_000, nodeArgs));
     const urls = servers.map((s) => s.url);
     const tokens: string[] = [];
     for (let p = 0; p < PLAYERS; p++) {

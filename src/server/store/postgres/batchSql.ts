@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { BatchWrites } from '../batchPlan.ts';
 
 /**
@@ -72,4 +73,25 @@ export async function settleInOrder<T extends readonly Promise<unknown>[]>(state
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as Settled<T>;
+}
+
+/**
+ * Hands the statements that `send` issues to the socket as one write. The pipelined
+ * connection sends each statement as soon as it is queried, in a write (a system call,
+ * and a wake-up of PostgreSQL) of its own; corked, a batch's round trip is one write.
+ */
+export function sentTogether<T>(client: pg.PoolClient, send: () => T): T {
+  const stream = (client as unknown as { connection?: { stream?: NodeJS.WritableStream & Partial<CorkableStream> } })
+    .connection?.stream;
+  stream?.cork?.();
+  try {
+    return send();
+  } finally {
+    stream?.uncork?.();
+  }
+}
+
+interface CorkableStream {
+  cork(): void;
+  uncork(): void;
 }

@@ -23,7 +23,7 @@ import {
   type Outcome,
   type PendingPlay as Pending,
 } from '../batchPlan.ts';
-import { settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
+import { sentTogether, settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { migratePostgres } from './migrations.ts';
 import { isConnectionLoss, isRetryable, MAX_ATTEMPTS, retryDelayMs } from './retry.ts';
 import { WAL_BARRIER_SQL, WalBarrier } from './walBarrier.ts';
@@ -319,22 +319,29 @@ export class PostgresStore implements Store {
     // takes its locks in the same order, so batches queue instead of deadlocking.
     const playerIds = [...new Set(requests.map((r) => r.playerId))].sort();
     const stakes = [...new Set(requests.filter((r) => !r.fixtureUnit).map((r) => r.stakeCents))].sort((a, b) => a - b);
-    const [, , existingRows, playerRows, blockRows] = await settleInOrder([
-      client.query('BEGIN'),
-      // Locks go at COMMIT, not after the flush; the answers wait for the WalBarrier.
-      client.query('SET LOCAL synchronous_commit = off'),
-      client.query<PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`, [playIds]),
-      client.query<PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
-        playerIds,
-      ]),
-      stakes.length === 0
-        ? Promise.resolve(null)
-        : client.query<BlockRow>(
-            `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
+    const [, , existingRows, playerRows, blockRows] = await settleInOrder(
+      sentTogether(
+        client,
+        () =>
+          [
+            client.query('BEGIN'),
+            // Locks go at COMMIT, not after the flush; the answers wait for the WalBarrier.
+            client.query('SET LOCAL synchronous_commit = off'),
+            client.query<PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`, [playIds]),
+            client.query<PlayerRow>(
+              'SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE',
+              [playerIds],
+            ),
+            stakes.length === 0
+              ? Promise.resolve(null)
+              : client.query<BlockRow>(
+                  `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
              ORDER BY stake_cents, seq FOR UPDATE`,
-            [stakes],
-          ),
-    ] as const);
+                  [stakes],
+                ),
+          ] as const,
+      ),
+    );
     const existing = new Map(existingRows.rows.map((row) => [row.play_id, toPlay(row)]));
     const balances = new Map(playerRows.rows.map((row) => [row.id, row.balance_cents]));
     const blocks = new Map<StakeCents, BlockRecord[]>();
@@ -352,19 +359,21 @@ export class PostgresStore implements Store {
     const statements: Promise<pg.QueryResult | null>[] = [];
     // Blocks that open are written after the others close (in a second statement).
     const { first, opening } = splitBlockWrites(writes.blocks);
-    if (writes.plays.length > 0 || first.length > 0) {
-      statements.push(client.query(WRITE_BATCH_SQL, writeBatchParams(writes, first)));
-    }
-    if (opening.length > 0) {
-      statements.push(
-        client.query(
-          `UPDATE blocks b SET next_position = u.next, status = u.status
+    sentTogether(client, () => {
+      if (writes.plays.length > 0 || first.length > 0) {
+        statements.push(client.query(WRITE_BATCH_SQL, writeBatchParams(writes, first)));
+      }
+      if (opening.length > 0) {
+        statements.push(
+          client.query(
+            `UPDATE blocks b SET next_position = u.next, status = u.status
            FROM unnest($1::text[], $2::int[], $3::text[]) AS u(id, next, status) WHERE b.id = u.id`,
-          [opening.map(([id]) => id), opening.map(([, b]) => b.nextPosition), opening.map(([, b]) => b.status)],
-        ),
-      );
-    }
-    statements.push(client.query('COMMIT'));
+            [opening.map(([id]) => id), opening.map(([, b]) => b.nextPosition), opening.map(([, b]) => b.status)],
+          ),
+        );
+      }
+      statements.push(client.query('COMMIT'));
+    });
     const results = await settleInOrder(statements);
     // After a failed statement PostgreSQL answers COMMIT with ROLLBACK; settleInOrder has
     // thrown that statement's error already, this is the last guard.
