@@ -224,7 +224,9 @@ async function measure(setup: Setup): Promise<Row> {
   const servers: ChildServer[] = [];
   try {
     // One after the other: the first start applies the migrations, the others find them.
-    const nodeArgs = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const nodeArgs = process.env.BENCH_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [];
     for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(prepared.env, 60_000, nodeArgs));
     const urls = servers.map((s) => s.url);
     const tokens: string[] = [];
