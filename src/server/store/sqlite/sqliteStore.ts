@@ -48,6 +48,25 @@ interface PlayRow {
   created_at: string;
 }
 
+/** The values of one INSERT INTO plays, in column order (launched and finished keep their defaults). */
+type PlayInsert = [
+  playId: string,
+  playerId: string,
+  stakeCents: number,
+  blockId: string | null,
+  position: number | null,
+  fixture: 0 | 1,
+  unitCode: string,
+  bells: number,
+  points: number,
+  jeu1Cents: number,
+  jeu2Cents: number,
+  winCents: number,
+  balanceBeforeCents: number,
+  balanceAfterCents: number,
+  createdAt: string,
+];
+
 interface BlockRow {
   id: string;
   stake_cents: number;
@@ -168,7 +187,7 @@ export class SqliteStore implements Store {
          WHERE stake_cents = ? AND status IN ('open', 'queued') ORDER BY seq`,
       ),
       // Positional parameters: binding by name costs a lookup per column and play.
-      insertPlay: db.prepare<unknown[]>(
+      insertPlay: db.prepare<PlayInsert>(
         `INSERT INTO plays (play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
          jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -349,7 +368,6 @@ export class SqliteStore implements Store {
       this.s.setBlock.run(block.nextPosition, block.status, id);
     }
     for (const { play, unitCode } of writes.plays) {
-      // launched and finished start at their defaults (0).
       this.s.insertPlay.run(
         play.playId,
         play.playerId,
