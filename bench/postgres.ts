@@ -8,7 +8,7 @@
  * (row locks on the block cursor, WAL flush, or the instance itself).
  * Writes the figures into the `## PostgreSQL` section of BENCHMARKS.md.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,11 +30,27 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 48);
 const PLAYERS = 64;
 const SAMPLE_MS = 20;
 const CLOCK_TICKS_PER_S = 100;
+function onPath(command: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir && fs.existsSync(path.join(dir, command)));
+}
+
+/**
+ * The load generator: Debian's wrk (in C, one process per instance, timed by /usr/bin/time)
+ * where it is installed — it takes a quarter of the CPU that autocannon does, which leaves
+ * more of the two cores to the servers under test; else (or with BENCH_LOADER=autocannon)
+ * autocannon in this process.
+ */
+const LOADER =
+  process.env.BENCH_LOADER === 'autocannon' || !(onPath('wrk') && fs.existsSync('/usr/bin/time'))
+    ? 'autocannon'
+    : 'wrk';
 /** Each setup runs this many times, in turn with the others; the median run is reported. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 interface Setup {
   label: string;
+  /** The plays (default), or the bare `GET /api/health`: a control with no database work at all. */
+  route?: 'health';
   store: 'sqlite' | 'postgres';
   instances: number;
   /** Stakes sold, in turn: one stake is one hot cursor row; all four spread the sales over four. */
@@ -47,6 +63,8 @@ const ONE_STAKE = [100] as const;
 const FOUR_STAKES = [100, 200, 300, 500] as const;
 
 const ALL_SETUPS: Setup[] = [
+  { label: 'HTTP only, 1 instance', route: 'health', store: 'sqlite', instances: 1, stakes: ONE_STAKE },
+  { label: 'HTTP only, 2 instances', route: 'health', store: 'sqlite', instances: 2, stakes: ONE_STAKE },
   { label: 'SQLite, 1 instance', store: 'sqlite', instances: 1, stakes: ONE_STAKE },
   { label: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1, stakes: ONE_STAKE },
   { label: 'PostgreSQL, 2 instances', store: 'postgres', instances: 2, stakes: ONE_STAKE },
@@ -140,6 +158,66 @@ function selfCpuMs(): number {
 function load(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+interface LoadResult {
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** CPU of the load generator, ms (wrk: its own process; autocannon: measured around it). */
+  cpuMs: number | null;
+}
+
+function fromAutocannon(r: autocannon.Result): LoadResult {
+  return {
+    requests: r.requests.total,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    cpuMs: null,
+  };
+}
+
+let wrkRuns = 0;
+/** A number for each wrk process of this run, part of the playIds it makes (12 bits). */
+function nextWrkTag(): number {
+  if (wrkRuns >= 4096) throw new Error('more than 4096 wrk processes in one run: their playIds could repeat');
+  return wrkRuns++;
+}
+
+/** A wrk duration like `1.59ms` / `455.34us` / `1.02s`, in ms. */
+function wrkMs(text: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  if (!m) return NaN;
+  const value = Number(m[1]);
+  return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
+}
+
+/** One wrk process (one thread) against one instance, under /usr/bin/time for its CPU. */
+function runWrk(connections: number, durationS: number, target: string[]): Promise<LoadResult> {
+  const args = ['-f', 'cpu %U %S', 'wrk', '-t1', `-c${connections}`, `-d${durationS}s`, '--latency', ...target];
+  return new Promise((resolve, reject) => {
+    execFile('/usr/bin/time', args, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`wrk failed: ${error.message}\n${stdout}${stderr}`));
+      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+      const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+      const result: LoadResult = {
+        requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN),
+        p50: wrkMs(/50%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
+        p99: wrkMs(/99%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
+        errors: socket ? socket.slice(1).reduce((n, v) => n + Number(v), 0) : 0,
+        non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0),
+        cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null,
+      };
+      // A figure that wrk printed in a shape not parsed here shows as "—", with wrk's own words.
+      if ([result.requests, result.p50, result.p99].some(Number.isNaN))
+        console.warn(`wrk output not understood:\n${stdout}`);
+      resolve(result);
+    });
   });
 }
 
@@ -240,30 +318,52 @@ async function measure(setup: Setup): Promise<Row> {
     }
     // One load per instance, each with its share of the connections and its own players:
     // a player stays on one instance, as behind a proxy with session affinity.
-    const loads = urls.map((url, i) => {
+    const perInstance = CONNECTIONS / urls.length;
+    const loadOne = (url: string, i: number, duration: number): Promise<LoadResult> => {
       const mine = tokens.filter((_, p) => p % urls.length === i);
+      const stakes = setup.stakePerInstance ? [setup.stakes[i]!] : setup.stakes;
+      if (LOADER === 'wrk') {
+        const target =
+          setup.route === 'health'
+            ? ['-H', `Authorization: Bearer ${mine[0]}`, `${url}/api/health`]
+            : [
+                '-s',
+                path.resolve('bench/wrk/plays.lua'),
+                url,
+                '--',
+                mine.join(','),
+                stakes.join(','),
+                String(nextWrkTag()),
+              ];
+        return runWrk(perInstance, duration, target);
+      }
+      if (setup.route === 'health') {
+        return load({
+          url: `${url}/api/health`,
+          headers: { authorization: `Bearer ${mine[0]}` },
+          connections: perInstance,
+          duration,
+        }).then(fromAutocannon);
+      }
       let n = 0;
-      return {
-        url,
-        connections: CONNECTIONS / urls.length,
-        requests: [
-          {
-            method: 'POST' as const,
-            path: '/api/plays',
-            // A fresh playId per request, players and stakes in turn: every request is a new sale.
-            setupRequest: (request: autocannon.Request) => {
-              n++;
-              return {
-                ...request,
-                headers: { authorization: `Bearer ${mine[n % mine.length]}`, 'content-type': 'application/json' },
-                body: `{"stakeCents":${setup.stakePerInstance ? setup.stakes[i] : setup.stakes[n % setup.stakes.length]},"playId":"${newPlayId()}"}`,
-              };
-            },
+      const requests = [
+        {
+          method: 'POST' as const,
+          path: '/api/plays',
+          // A fresh playId per request, players and stakes in turn: every request is a new sale.
+          setupRequest: (request: autocannon.Request) => {
+            n++;
+            return {
+              ...request,
+              headers: { authorization: `Bearer ${mine[n % mine.length]}`, 'content-type': 'application/json' },
+              body: `{"stakeCents":${stakes[n % stakes.length]},"playId":"${newPlayId()}"}`,
+            };
           },
-        ],
-      };
-    });
-    const loadAll = (duration: number) => Promise.all(loads.map((options) => load({ ...options, duration })));
+        },
+      ];
+      return load({ url, connections: perInstance, duration, requests }).then(fromAutocannon);
+    };
+    const loadAll = (duration: number) => Promise.all(urls.map((url, i) => loadOne(url, i, duration)));
     await loadAll(WARMUP_S);
 
     const cpuBefore = servers.map((s) => processCpuMs(s.process.pid!));
@@ -276,16 +376,16 @@ async function measure(setup: Setup): Promise<Row> {
     const waits = sampler ? await sampler.stop() : null;
     const row: Row = {
       setup,
-      rps: results.reduce((n, r) => n + r.requests.total, 0) / (wallMs / 1000),
+      rps: results.reduce((n, r) => n + r.requests, 0) / (wallMs / 1000),
       // Per instance's load, the slowest: a conservative figure for the whole.
-      p50: Math.max(...results.map((r) => r.latency.p50)),
-      p99: Math.max(...results.map((r) => r.latency.p99)),
-      errors: results.reduce((n, r) => n + r.errors + r.timeouts, 0),
+      p50: Math.max(...results.map((r) => r.p50)),
+      p99: Math.max(...results.map((r) => r.p99)),
+      errors: results.reduce((n, r) => n + r.errors, 0),
       non2xx: results.reduce((n, r) => n + r.non2xx, 0),
       wallMs,
       instanceCpuMs: servers.map((s, i) => processCpuMs(s.process.pid!) - cpuBefore[i]!),
       postgresCpuMs: postgresCpuDelta(pgBefore, postgresCpu()),
-      loaderCpuMs: selfCpuMs() - selfBefore,
+      loaderCpuMs: LOADER === 'wrk' ? results.reduce((n, r) => n + (r.cpuMs ?? 0), 0) : selfCpuMs() - selfBefore,
       waits,
       playsPerTxn: null,
     };
@@ -316,66 +416,92 @@ function describeRow(r: Row): string {
       `on instance ${r.waits.onInstance.toFixed(2)}, running ${r.waits.running.toFixed(2)}; plays/txn ${r.playsPerTxn?.toFixed(1)}`
     : '';
   return (
-    `${r.setup.label}: ${fmt(r.rps)} plays/s, p50 ${r.p50} ms, p99 ${r.p99} ms (errors ${r.errors}, non-2xx ${r.non2xx}); ` +
+    `${r.setup.label}: ${fmt(r.rps)} ${r.setup.route === 'health' ? 'requests' : 'plays'}/s, p50 ${r.p50} ms, p99 ${r.p99} ms (errors ${r.errors}, non-2xx ${r.non2xx}); ` +
     `CPU instances ${r.instanceCpuMs.map((ms) => pct(ms, r.wallMs)).join(' + ')}, PostgreSQL ${pct(r.postgresCpuMs, r.wallMs)}, ` +
     `load generator ${pct(r.loaderCpuMs, r.wallMs)}${waits}`
   );
 }
 
-function writeSection(rows: Row[], loadBefore: number[], loadAfter: number[]): void {
+async function writeSection(rows: Row[], loadBefore: number[], loadAfter: number[]): Promise<void> {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const cores = os.cpus().length;
-  const sqlite = rows.find((r) => r.setup.store === 'sqlite')!;
-  /** PostgreSQL with `instances` instances, selling the same stakes as `like`. */
+  const sqlite = rows.find((r) => r.setup.store === 'sqlite' && r.setup.route !== 'health')!;
   const oneStake = rows.find((r) => r.setup.stakes === ONE_STAKE && r.setup.store === 'postgres')!;
   const fourStakes = rows.find((r) => r.setup.stakes === FOUR_STAKES)!;
   const stakeEach = rows.find((r) => r.setup.stakePerInstance);
-  /** PostgreSQL with `instances` instances, selling the same stakes as `like` (a stake each: like one stake). */
-  const pg = (instances: number, like: Row) =>
+  const health = (instances: number) => rows.find((r) => r.setup.route === 'health' && r.setup.instances === instances);
+  /** The one-instance row a row compares with: same route, same store, same stakes (a stake each: one stake). */
+  const single = (like: Row) =>
+    like.setup.route === 'health'
+      ? health(1)
+      : like.setup.store !== 'postgres'
+        ? undefined
+        : rows.find(
+            (r) =>
+              r.setup.store === 'postgres' &&
+              r.setup.instances === 1 &&
+              r.setup.stakes === (like.setup.stakePerInstance ? ONE_STAKE : like.setup.stakes),
+          );
+  const pg2 = (like: Row) =>
     rows.find(
       (r) =>
         r.setup.store === 'postgres' &&
-        r.setup.instances === instances &&
+        r.setup.instances === 2 &&
         !r.setup.stakePerInstance &&
-        r.setup.stakes === (like.setup.stakePerInstance ? ONE_STAKE : like.setup.stakes),
+        r.setup.stakes === like.setup.stakes,
     )!;
+  const ratio = (r: Row) => {
+    const base = single(r);
+    return base ? (r.rps / base.rps).toFixed(2) : '—';
+  };
+  const ms = (v: number) => (Number.isNaN(v) ? '—' : v < 10 ? v.toFixed(1) : String(Math.round(v)));
   const used = (r: Row) => (r.instanceCpuMs.reduce((a, b) => a + b, 0) + r.postgresCpuMs + r.loaderCpuMs) / r.wallMs;
+  const loader =
+    LOADER === 'wrk'
+      ? "wrk (Debian's, in C; one process per instance, bench/wrk/plays.lua makes each request)"
+      : 'autocannon (in this Node process)';
+  const plays = rows.filter((r) => r.setup.route !== 'health');
   const lines = [
     '## PostgreSQL',
     '',
     `\`npm run bench:postgres\`, ${new Date().toISOString().slice(0, 10)}, ${cores} × ${cpu}, Node ${process.version},`,
     `PostgreSQL on the same machine (\`synchronous_commit = on\`, fsync on: every acknowledged play is on disk).`,
-    `autocannon, ${CONNECTIONS} connections split evenly over the instances, each player on one instance (a proxy`,
+    `Load generator: ${loader}; ${CONNECTIONS} connections split evenly over the instances, each player on one instance (a proxy`,
     `with session affinity), ${DURATION_S} s per`,
     `figure after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds taken in turn (median run shown, with the range); ${PLAYERS} players, every request a new sale (fresh playId); 1 € only unless`,
     '"4 stakes" (1, 2, 3, 5 € in turn; "a stake each": the first instance sells 1 €, the second 2 €): one stake is one block cursor, a row that every sale of it locks.',
     "playIds are made as the game's client makes them (time-ordered UUIDv7). Baseline in the same run: one instance",
-    'on SQLite (`synchronous = FULL`). CPU: utime + stime from /proc over the measured seconds, as a share of',
+    'on SQLite (`synchronous = FULL`). Control: "HTTP only" rows load `GET /api/health` (same hooks and session check,',
+    'no database work; their figure is requests/s), to show what the machine gives a second instance when no database',
+    'shares the cores. CPU: utime + stime from /proc over the measured seconds, as a share of',
     'one core (instances each, all PostgreSQL processes together, the load generator). Waits: pg_stat_activity',
     `sampled every ${SAMPLE_MS} ms, the average number of play transactions waiting on a row lock, on the WAL`,
     'flush, or on their instance (idle in transaction: the instance computes the batch), or running.',
     `Load average before / after: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} / ${loadAfter.map((l) => l.toFixed(1)).join(' ')}`,
     '(other work shares these cores).',
     '',
-    '| setup | plays/s | range | ÷ PG ×1 | ÷ SQLite | p50 ms | p99 ms | CPU per instance | CPU PostgreSQL | CPU load gen | cores used | CPU ms / play | lock waits | WAL waits | on instance | plays / txn |',
-    '| ----- | ------: | ----: | ------: | -------: | -----: | -----: | ---------------- | -------------: | -----------: | ---------: | ------------: | ---------: | --------: | ----------: | ----------: |',
+    '| setup | plays/s | range | ÷ ×1 | ÷ SQLite | p50 ms | p99 ms | CPU per instance | CPU PostgreSQL | CPU load gen | cores used | CPU ms / play | lock waits | WAL waits | on instance | plays / txn |',
+    '| ----- | ------: | ----: | ---: | -------: | -----: | -----: | ---------------- | -------------: | -----------: | ---------: | ------------: | ---------: | --------: | ----------: | ----------: |',
     ...rows.map(
       (r) =>
-        `| ${r.setup.label} | ${fmt(r.rps)} | ${r.range ? `${fmt(r.range[0])}–${fmt(r.range[1])}` : '—'} | ${r.setup.store === 'postgres' ? (r.rps / pg(1, r).rps).toFixed(2) : '—'} | ${(r.rps / sqlite.rps).toFixed(2)} | ${r.p50} | ${r.p99} | ` +
-        `${r.instanceCpuMs.map((ms) => pct(ms, r.wallMs)).join(' + ')} | ${pct(r.postgresCpuMs, r.wallMs)} | ${pct(r.loaderCpuMs, r.wallMs)} | ` +
-        `${used(r).toFixed(2)} of ${cores} | ${cpuPerPlay(r).server.toFixed(2)} (${cpuPerPlay(r).all.toFixed(2)}) | ${r.waits ? r.waits.lock.toFixed(2) : '—'} | ${r.waits ? r.waits.walFlush.toFixed(2) : '—'} | ` +
+        `| ${r.setup.label} | ${fmt(r.rps)} | ${r.range ? `${fmt(r.range[0])}–${fmt(r.range[1])}` : '—'} | ${ratio(r)} | ${r.setup.route === 'health' ? '—' : (r.rps / sqlite.rps).toFixed(2)} | ${ms(r.p50)} | ${ms(r.p99)} | ` +
+        `${r.instanceCpuMs.map((v) => pct(v, r.wallMs)).join(' + ')} | ${pct(r.postgresCpuMs, r.wallMs)} | ${pct(r.loaderCpuMs, r.wallMs)} | ` +
+        `${used(r).toFixed(2)} of ${cores} | ${cpuPerPlay(r).server.toFixed(3)} (${cpuPerPlay(r).all.toFixed(3)}) | ${r.waits ? r.waits.lock.toFixed(2) : '—'} | ${r.waits ? r.waits.walFlush.toFixed(2) : '—'} | ` +
         `${r.waits ? r.waits.onInstance.toFixed(2) : '—'} | ${r.playsPerTxn ? r.playsPerTxn.toFixed(1) : '—'} |`,
     ),
     '',
-    `Target: 2 instances ≥ 1.3 × one instance on PostgreSQL: **${(pg(2, oneStake).rps / oneStake.rps).toFixed(2)} ×** ` +
-      `selling one stake, **${(pg(2, fourStakes).rps / fourStakes.rps).toFixed(2)} ×** selling four (medians; ` +
-      '"÷ PG ×1" compares with one PostgreSQL instance selling the same stakes).' +
+    `Target: 2 instances ≥ 1.3 × one instance on PostgreSQL: **${(pg2(oneStake).rps / oneStake.rps).toFixed(2)} ×** ` +
+      `selling one stake, **${(pg2(fourStakes).rps / fourStakes.rps).toFixed(2)} ×** selling four (medians; ` +
+      '"÷ ×1" compares with one instance of the same kind: same store, same stakes).' +
       (stakeEach
         ? ` With no cursor shared at all (each instance sells its own stake, so never waits for the other): **${(stakeEach.rps / oneStake.rps).toFixed(2)} ×** one instance selling one stake.`
+        : '') +
+      (health(2) && health(1)
+        ? ` Control, no database work: 2 instances serve **${(health(2)!.rps / health(1)!.rps).toFixed(2)} ×** the requests of one.`
         : ''),
-    'CPU ms / play: the instances and PostgreSQL together (in brackets: with the load generator). On two cores',
+    'CPU ms / play (per request in the HTTP only rows): the instances and PostgreSQL together (in brackets: with the load generator). On two cores',
     'free of other work, the CPU alone would cap throughput near 2,000 ms/s ÷ that bracketed figure: ' +
-      rows.map((r) => `${r.setup.label} ≈ ${fmt(2000 / cpuPerPlay(r).all)}`).join(', ') +
+      plays.map((r) => `${r.setup.label} ≈ ${fmt(2000 / cpuPerPlay(r).all)}`).join(', ') +
       ' plays/s.',
     `Errors or non-2xx answers during the measured runs: ${rows.reduce((n, r) => n + r.errors + r.non2xx, 0)}.`,
   ];
@@ -395,9 +521,9 @@ function writeSection(rows: Row[], loadBefore: number[], loadAfter: number[]): v
     if (readingAt >= 0) reading = '\n' + old.slice(readingAt + 1).trimEnd() + '\n';
     next = current.slice(0, start + 1) + section + reading + (after < 0 ? '' : '\n' + current.slice(after + 1));
   }
-  fs.writeFileSync(file, next);
-  // The table is written unaligned; prettier aligns it, as `npm run format:check` expects.
-  execFileSync(process.execPath, [path.resolve('node_modules/prettier/bin/prettier.cjs'), '--write', file]);
+  // The table is written unaligned; prettier aligns it, like the other sections.
+  const { format, resolveConfig } = await import('prettier');
+  fs.writeFileSync(file, await format(next, { ...(await resolveConfig(file)), filepath: file }));
   console.log('BENCHMARKS.md: ## PostgreSQL updated');
 }
 
@@ -422,7 +548,7 @@ async function main(): Promise<void> {
     return { ...median, range: [sorted[0]!.rps, sorted[sorted.length - 1]!.rps] as [number, number] };
   });
   if (ONLY) console.log('BENCH_ONLY: BENCHMARKS.md left as it is');
-  else writeSection(rows, loadBefore, os.loadavg());
+  else await writeSection(rows, loadBefore, os.loadavg());
 }
 
 await main();
