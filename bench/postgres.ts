@@ -1,8 +1,9 @@
 /**
  * `npm run bench:postgres`: durable plays per second and latency with 1, 2 and 3 server
- * instances on one PostgreSQL database, next to one instance on SQLite, in the same run.
- * Each instance is its own process (node + tsx, as `npm start` runs it); autocannon
- * spreads its connections over the instances, as a proxy would. Per run it measures the
+ * instances on one PostgreSQL database, next to one instance on SQLite and a control with
+ * no database work (1 and 2 instances serving `GET /api/health`), in the same run.
+ * Each instance is its own process (node + tsx, as `npm start` runs it); the load generator
+ * (wrk, or autocannon) spreads its connections over the instances, as a proxy would. Per run it measures the
  * CPU time of every process (the instances, the PostgreSQL backends, the load generator)
  * from /proc, and samples pg_stat_activity to see what the play transactions wait on
  * (row locks on the block cursor, WAL flush, or the instance itself).
@@ -30,6 +31,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 48);
 const PLAYERS = 64;
 const SAMPLE_MS = 20;
 const CLOCK_TICKS_PER_S = 100;
+/** Each setup runs this many times, in turn with the others; the median run is reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
 function onPath(command: string): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && fs.existsSync(path.join(dir, command)));
 }
@@ -44,8 +48,6 @@ const LOADER =
   process.env.BENCH_LOADER === 'autocannon' || !(onPath('wrk') && fs.existsSync('/usr/bin/time'))
     ? 'autocannon'
     : 'wrk';
-/** Each setup runs this many times, in turn with the others; the median run is reported. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 interface Setup {
   label: string;
