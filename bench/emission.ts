@@ -7,24 +7,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOCK_SIZE } from '../src/rules/index.ts';
 import { auditBlock, generateBlock, readBlockFile, writeBlockFile } from '../src/emission/index.ts';
 import { exportCsv, exportRange } from '../src/emission/export.ts';
+import { writeBenchmarkSection } from './benchmarksFile.ts';
 
 const RUNS = 3;
 const PHASES = ['baseline', 'generate', 'audit', 'export'] as const;
@@ -92,13 +82,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function replaceSection(markdown: string, title: string, section: string): string {
-  const start = markdown.indexOf(`\n${title}\n`);
-  if (start < 0) return markdown.trimEnd() + '\n\n' + section;
-  const next = markdown.indexOf('\n## ', start + 1);
-  return markdown.slice(0, start + 1) + section + (next < 0 ? '' : '\n' + markdown.slice(next + 1));
-}
-
 async function bench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'spincake-bench-'));
   try {
@@ -144,13 +127,7 @@ async function bench(): Promise<void> {
       `CSV export: ${fmt(csvBytes / 1e6)} MB (${fmt(csvBytes / BLOCK_SIZE)} bytes/unit), written in chunks.`,
       '',
     ].join('\n');
-    const path = join(fileURLToPath(new URL('..', import.meta.url)), 'BENCHMARKS.md');
-    const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-    // Formatted like the rest of the repo, so `npm run format:check` stays green.
-    // (Imported here, not at the top: the phase processes must not pay for it in their RSS.)
-    const { format, resolveConfig } = await import('prettier');
-    const options = { ...(await resolveConfig(path)), filepath: path };
-    writeFileSync(path, await format(replaceSection(current, '## Emission', section), options));
+    await writeBenchmarkSection('## Emission', section);
     console.log(section);
   } finally {
     rmSync(dir, { recursive: true, force: true });

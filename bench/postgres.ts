@@ -23,6 +23,7 @@ import { testLibrary } from '../src/server/testing/blockCache.ts';
 import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
 import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
 import { createTestDatabase, postgresReachable, PG_TEST_URL } from '../src/server/testing/postgres.ts';
+import { writeBenchmarkSection } from './benchmarksFile.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP_S = 2;
@@ -507,26 +508,8 @@ async function writeSection(rows: Row[], loadBefore: number[], loadAfter: number
       ' plays/s.',
     `Errors or non-2xx answers during the measured runs: ${rows.reduce((n, r) => n + r.errors + r.non2xx, 0)}.`,
   ];
-  const file = path.resolve('BENCHMARKS.md');
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
   // Keep the hand-written reading of the figures (### Reading …) below the table.
-  const start = current.indexOf('\n## PostgreSQL\n');
-  let reading = '';
-  let next: string;
-  const section = lines.join('\n') + '\n';
-  if (start < 0) {
-    next = current.trimEnd() + '\n\n' + section;
-  } else {
-    const after = current.indexOf('\n## ', start + 1);
-    const old = current.slice(start + 1, after < 0 ? undefined : after + 1);
-    const readingAt = old.indexOf('\n### ');
-    if (readingAt >= 0) reading = '\n' + old.slice(readingAt + 1).trimEnd() + '\n';
-    next = current.slice(0, start + 1) + section + reading + (after < 0 ? '' : '\n' + current.slice(after + 1));
-  }
-  // The table is written unaligned; prettier aligns it, like the other sections.
-  const { format, resolveConfig } = await import('prettier');
-  fs.writeFileSync(file, await format(next, { ...(await resolveConfig(file)), filepath: file }));
-  console.log('BENCHMARKS.md: ## PostgreSQL updated');
+  await writeBenchmarkSection('## PostgreSQL', lines.join('\n') + '\n', true);
 }
 
 async function main(): Promise<void> {

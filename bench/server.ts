@@ -16,6 +16,7 @@ import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
 import { testLibrary } from '../src/server/testing/blockCache.ts';
 import { spawnServer } from '../src/server/testing/child.ts';
 import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
+import { writeBenchmarkSection } from './benchmarksFile.ts';
 
 const CONNECTIONS = [1, 16, 64];
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
@@ -235,21 +236,7 @@ async function writeSection(rows: Row[], randomIds: Row, loadBefore: number, com
     'whole fsync. Per play: a few prepared statements, the unit stored as 52 ASCII characters (no JSON),',
     'responses serialised from their JSON schemas.',
   ];
-  const file = path.resolve('BENCHMARKS.md');
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const section = lines.join('\n') + '\n';
-  const start = current.indexOf('\n## Server\n');
-  let next: string;
-  if (start < 0) {
-    next = current.trimEnd() + '\n\n' + section;
-  } else {
-    const after = current.indexOf('\n## ', start + 1);
-    next = current.slice(0, start + 1) + section + (after < 0 ? '' : '\n' + current.slice(after + 1));
-  }
-  // Formatted like the rest of the repository, so `npm run format:check` stays green.
-  const { format, resolveConfig } = await import('prettier');
-  fs.writeFileSync(file, await format(next, { ...(await resolveConfig(file)), filepath: file }));
-  console.log('BENCHMARKS.md: ## Server updated');
+  await writeBenchmarkSection('## Server', lines.join('\n') + '\n');
 }
 
 await main();
