@@ -26,6 +26,11 @@ export default tseslint.config(
     'src/rules is pure: it imports nothing outside itself.',
   ),
   layer(
+    ['src/common/**'],
+    ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', 'node:*', 'pixi.js', 'gsap', 'fastify'],
+    'src/common holds small pure helpers for every layer: it imports nothing.',
+  ),
+  layer(
     ['src/emission/**'],
     ['**/server/**', '**/client/**', 'pixi.js', 'gsap', 'fastify'],
     'src/emission imports only src/rules and Node.',
