@@ -4,7 +4,19 @@
  * server runs as its own process (node + tsx, SQLite WAL, synchronous=FULL), exactly as
  * `npm start` runs it; the load generator shares the machine's cores with it.
  * Writes the figures into the `## Server` section of BENCHMARKS.md.
+ *
+ * Before/after: `BENCH_BASELINE=REV npm run bench:server` (or `npm run bench:server --
+ * --baseline REV`) also runs the server of git revision REV (its tree from `git archive` in a
+ * temporary directory, with this checkout's node_modules), as a second process spawned the
+ * same way, each on its own fresh data dir holding the same test blocks, put on sale by its
+ * own tree's `load` command. The two are measured in the same run, interleaved: every round
+ * runs the bare route then the plays against one server, then the other, the first one
+ * alternating from round to round. The section then also holds a before/after table: per
+ * connection count, after ÷ before for plays/s and server CPU µs/play (median and range of
+ * the per-round ratios), and each server's plays ÷ bare. The temporary tree, the data dirs
+ * and the servers are removed or stopped when the run ends, also on failure or Ctrl-C.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,16 +25,45 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { newPlayId } from '../src/client/net/playId.ts';
 import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
-import { testLibrary } from '../src/server/testing/blockCache.ts';
-import { spawnServer } from '../src/server/testing/child.ts';
+import { testBlocks, testLibrary } from '../src/server/testing/blockCache.ts';
+import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
 import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
+import {
+  cleanUp,
+  currentTree,
+  loadBlocks,
+  materialise,
+  removeLater,
+  spawnTreeServer,
+  stopLater,
+  tempDir,
+} from './serverTree.ts';
 
 const CONNECTIONS = [1, 16, 64];
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP_S = 2;
 /** Each figure is the median of this many rounds, taken in turn with the bare route's (the machine is noisy). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The git revision to compare with (`BENCH_BASELINE=REV`, or `--baseline REV`); none: the current code alone. */
+const BASELINE = baselineArgument();
+
+function baselineArgument(): string | undefined {
+  const args = process.argv.slice(2);
+  const at = args.findIndex((a) => a === '--baseline' || a.startsWith('--baseline='));
+  if (at < 0) return process.env.BENCH_BASELINE || undefined;
+  const rev = args[at]!.includes('=') ? args[at]!.slice('--baseline='.length) : args[at + 1];
+  if (!rev) throw new Error('--baseline needs a git revision');
+  return rev;
+}
+
+/** The same settings for every server measured. */
+const SERVER_ENV = (dataDir: string): Record<string, string> => ({
+  DATA_DIR: dataDir,
+  CLIENT_DIR: dataDir,
+  DEMO_BALANCE_CENTS: '100000000',
+  RATE_LIMIT_PER_MINUTE: '10000000',
+});
 
 interface Figures {
   rps: number;
@@ -72,79 +113,161 @@ function fsyncMs(dir: string): number {
   return ms;
 }
 
+/** One server under measurement: its CPU is read from /proc, its requests made with its own session. */
+interface Target {
+  /** Which server, in the log lines; empty when there is only one. */
+  name: string;
+  pid: number;
+  health: autocannon.Options;
+  plays: autocannon.Options;
+  /** The plays with random UUIDv4 playIds. */
+  randomPlays: autocannon.Options;
+}
+
+async function target(server: ChildServer, name = ''): Promise<Target> {
+  const session = (await (
+    await fetch(`${server.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+  ).json()) as { token: string };
+  const headers = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
+  // A fresh playId per request: every request is a new sale. The ids are made as the game's
+  // client makes them (time-ordered UUIDv7); a last run sends random UUIDv4 ids instead.
+  const playsWith = (makeId: () => string): autocannon.Options => ({
+    url: server.url,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/plays',
+        headers,
+        setupRequest: (request) => ({ ...request, body: `{"stakeCents":100,"playId":"${makeId()}"}` }),
+      },
+    ],
+  });
+  return {
+    name,
+    pid: server.process.pid!,
+    health: { url: `${server.url}/api/health`, headers },
+    plays: playsWith(() => newPlayId()),
+    randomPlays: playsWith(randomUUID),
+  };
+}
+
+/** Per connection count (then the random-id run), per target, per round: the figures taken. */
+interface Taken {
+  rows: Round[][][];
+  randomIds: Round[][];
+}
+
+async function measure(targets: Target[]): Promise<Taken> {
+  for (const t of targets) {
+    await run({ ...t.health, connections: 16, duration: WARMUP_S }, t.pid);
+    await run({ ...t.plays, connections: 16, duration: WARMUP_S }, t.pid);
+  }
+  const rows: Round[][][] = [];
+  for (const connections of CONNECTIONS) {
+    rows.push(await rounds(targets, connections, 'client ids', (t) => t.plays));
+  }
+  const randomIds = await rounds(targets, 16, 'random v4 ids', (t) => t.randomPlays);
+  return { rows, randomIds };
+}
+
 async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
+  try {
+    if (BASELINE === undefined) await current(loadBefore);
+    else await beforeAfter(BASELINE, loadBefore);
+  } finally {
+    await cleanUp();
+  }
+}
+
+/** The current code alone, its data dir prepared in this process. */
+async function current(loadBefore: number): Promise<void> {
   const dataDir = tempDataDir();
+  removeLater(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const commitMs = fsyncMs(dataDir);
   const store = SqliteStore.open(dataDir, await testLibrary());
   await addTestBlocks(store);
   await store.close();
-  const server = await spawnServer({
-    DATA_DIR: dataDir,
-    CLIENT_DIR: dataDir,
-    DEMO_BALANCE_CENTS: '100000000',
-    RATE_LIMIT_PER_MINUTE: '10000000',
-  });
-  try {
-    const session = (await (
-      await fetch(`${server.url}/api/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      })
-    ).json()) as { token: string };
-    const headers = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
-    const health: autocannon.Options = { url: `${server.url}/api/health`, headers };
-    // A fresh playId per request: every request is a new sale. The ids are made as the game's
-    // client makes them (time-ordered UUIDv7); a last run sends random UUIDv4 ids instead.
-    const playsWith = (makeId: () => string): autocannon.Options => ({
-      url: server.url,
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/plays',
-          headers,
-          setupRequest: (request) => ({ ...request, body: `{"stakeCents":100,"playId":"${makeId()}"}` }),
-        },
-      ],
-    });
-    const plays = playsWith(() => newPlayId());
-    const pid = server.process.pid!;
-    await run({ ...health, connections: 16, duration: WARMUP_S }, pid);
-    await run({ ...plays, connections: 16, duration: WARMUP_S }, pid);
-
-    const rows: Row[] = [];
-    for (const connections of CONNECTIONS) {
-      rows.push(await rounds(health, plays, pid, connections, 'client ids'));
-    }
-    const randomIds = await rounds(health, playsWith(randomUUID), pid, 16, 'random v4 ids');
-    await writeSection(rows, randomIds, loadBefore, commitMs);
-  } finally {
-    server.process.kill('SIGTERM');
-    await server.exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  const server = await spawnServer(SERVER_ENV(dataDir));
+  stopLater(server.process);
+  const taken = await measure([await target(server)]);
+  const summary = (connections: number, rounds: Round[][]) => summarise(connections, rounds[0]!);
+  await writeSection(
+    taken.rows.map((r, i) => summary(CONNECTIONS[i]!, r)),
+    summary(16, taken.randomIds),
+    loadBefore,
+    commitMs,
+  );
 }
 
-/** ROUNDS rounds at one connection count, each the bare route then the plays, summarised. */
+/**
+ * The baseline revision's server and the current one, side by side, measured in turn; each
+ * data dir prepared by its own tree's `load` command from the same block files.
+ */
+async function beforeAfter(rev: string, loadBefore: number): Promise<void> {
+  const trees = [materialise(rev), currentTree()] as const;
+  console.log(`before: ${trees[0].label} (tree in ${trees[0].root}); after: ${trees[1].label}`);
+  const files = (await testBlocks()).map((b) => b.file);
+  const dataDirs = trees.map(() => tempDir('spincake-bench-'));
+  const commitMs = fsyncMs(dataDirs[1]!);
+  trees.forEach((tree, i) => loadBlocks(tree, dataDirs[i]!, files));
+  execFileSync('sync'); // the block copies reach the disk before the measurements, not during them
+  const servers: ChildServer[] = [];
+  for (const [i, tree] of trees.entries()) servers.push(await spawnTreeServer(tree, SERVER_ENV(dataDirs[i]!)));
+  const targets = [
+    await target(servers[0]!, `before ${trees[0].label}`),
+    await target(servers[1]!, `after ${trees[1].label}`),
+  ];
+  const taken = await measure(targets);
+  const rows = taken.rows.map((r, i) => compare(CONNECTIONS[i]!, 'client ids', r[0]!, r[1]!));
+  const randomIds = compare(16, 'random v4 ids', taken.randomIds[0]!, taken.randomIds[1]!);
+  await writeSection(
+    rows.map((r) => r.after),
+    randomIds.after,
+    loadBefore,
+    commitMs,
+    { before: trees[0].label, after: trees[1].label, rev, rows: [...rows, randomIds] },
+  );
+}
+
+interface Round {
+  health: Figures;
+  plays: Figures;
+}
+
+/** Counts the rounds of the whole run, so that which server goes first alternates from one to the next. */
+let turn = 0;
+
+/**
+ * ROUNDS rounds at one connection count; in each, every target runs the bare route then the
+ * plays, back to back (with two targets, the first of a round is the second of the previous one).
+ */
 async function rounds(
-  health: autocannon.Options,
-  plays: autocannon.Options,
-  pid: number,
+  targets: Target[],
   connections: number,
   label: string,
-): Promise<Row> {
-  const taken: { health: Figures; plays: Figures }[] = [];
+  plays: (t: Target) => autocannon.Options,
+): Promise<Round[][]> {
+  const taken: Round[][] = targets.map(() => []);
   for (let round = 1; round <= ROUNDS; round++) {
-    const h = await run({ ...health, connections, duration: DURATION_S }, pid);
-    const p = await run({ ...plays, connections, duration: DURATION_S }, pid);
-    taken.push({ health: h, plays: p });
-    console.log(
-      `${connections} conn, ${label}, round ${round}/${ROUNDS}: plays ${p.rps.toFixed(0)}/s cpu ${p.cpuUs.toFixed(0)} µs p50 ${p.p50} ms p99 ${p.p99} ms (errors ${p.errors}, non-2xx ${p.non2xx}); ` +
-        `health ${h.rps.toFixed(0)}/s cpu ${h.cpuUs.toFixed(0)} µs p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
-    );
+    const order = targets.map((_, i) => i);
+    if (turn++ % 2) order.reverse();
+    for (const i of order) {
+      const t = targets[i]!;
+      const h = await run({ ...t.health, connections, duration: DURATION_S }, t.pid);
+      const p = await run({ ...plays(t), connections, duration: DURATION_S }, t.pid);
+      taken[i]!.push({ health: h, plays: p });
+      console.log(
+        `${t.name ? `${t.name}: ` : ''}${connections} conn, ${label}, round ${round}/${ROUNDS}: plays ${p.rps.toFixed(0)}/s cpu ${p.cpuUs.toFixed(0)} µs p50 ${p.p50} ms p99 ${p.p99} ms (errors ${p.errors}, non-2xx ${p.non2xx}); ` +
+          `health ${h.rps.toFixed(0)}/s cpu ${h.cpuUs.toFixed(0)} µs p50 ${h.p50} ms p99 ${h.p99} ms; ratio ${(p.rps / h.rps).toFixed(2)}`,
+      );
+    }
   }
-  return summarise(connections, taken);
+  return taken;
 }
 
 interface Row {
@@ -175,7 +298,7 @@ function medianFigures(list: Figures[]): Figures {
   };
 }
 
-function summarise(connections: number, rounds: { health: Figures; plays: Figures }[]): Row {
+function summarise(connections: number, rounds: Round[]): Row {
   const ratios = rounds.map((r) => r.plays.rps / r.health.rps);
   const plays = medianFigures(rounds.map((r) => r.plays));
   return {
@@ -188,7 +311,82 @@ function summarise(connections: number, rounds: { health: Figures; plays: Figure
   };
 }
 
-async function writeSection(rows: Row[], randomIds: Row, loadBefore: number, commitMs: number): Promise<void> {
+interface Spread {
+  median: number;
+  range: [number, number];
+}
+
+function spread(values: number[]): Spread {
+  return { median: median(values), range: [Math.min(...values), Math.max(...values)] };
+}
+
+/** One connection count measured on both servers: each one's summary, and after ÷ before taken round by round. */
+interface Comparison {
+  label: string;
+  before: Row;
+  after: Row;
+  rps: Spread;
+  cpuUs: Spread;
+  bareRps: Spread;
+}
+
+function compare(connections: number, label: string, before: Round[], after: Round[]): Comparison {
+  const ratio = (figure: (r: Round) => number) => spread(after.map((a, i) => figure(a) / figure(before[i]!)));
+  return {
+    label,
+    before: summarise(connections, before),
+    after: summarise(connections, after),
+    rps: ratio((r) => r.plays.rps),
+    cpuUs: ratio((r) => r.plays.cpuUs),
+    bareRps: ratio((r) => r.health.rps),
+  };
+}
+
+interface BeforeAfter {
+  /** The revisions' labels (short hashes), and the baseline as it was named. */
+  before: string;
+  after: string;
+  rev: string;
+  rows: Comparison[];
+}
+
+function beforeAfterLines(b: BeforeAfter): string[] {
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const x = (s: Spread) => s.median.toFixed(2);
+  const range = (s: Spread) => s.range.map((v) => v.toFixed(2)).join('–');
+  const errors = (side: 'before' | 'after') => b.rows.reduce((n, r) => n + r[side].errors, 0);
+  return [
+    '',
+    `### Before/after: \`${b.before}\` → \`${b.after}\``,
+    '',
+    `\`BENCH_BASELINE=${b.rev} npm run bench:server\`, the same run as the table above: before is revision`,
+    `\`${b.before}\` (its tree from \`git archive\`, with this checkout's node_modules), after is the current code`,
+    `\`${b.after}\` (the table above). Two server processes spawned the same way, each on its own fresh data`,
+    "dir holding the same test blocks, put on sale by its own tree's `load` command; one of them under load at a",
+    'time. In every round each server runs the bare route then the plays, back to back, and which server goes',
+    'first alternates from round to round. The ratios after ÷ before are taken per round (median and range',
+    `over ${ROUNDS} rounds); server CPU µs/play is the figure least disturbed by other work on the machine, and`,
+    "the bare route's ratio shows what the machine's noise alone does to a ratio.",
+    '',
+    '| connections | plays/s before | plays/s after | plays/s after ÷ before | range | CPU µs/play before | CPU µs/play after | CPU/play after ÷ before | range | bare req/s after ÷ before | plays ÷ bare before | plays ÷ bare after |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...b.rows.map(
+      (r) =>
+        `| ${r.after.connections}${r.label === 'client ids' ? '' : ` (${r.label})`} | ${fmt(r.before.plays.rps)} | ${fmt(r.after.plays.rps)} | ${x(r.rps)} | ${range(r.rps)} | ` +
+        `${fmt(r.before.plays.cpuUs)} | ${fmt(r.after.plays.cpuUs)} | ${x(r.cpuUs)} | ${range(r.cpuUs)} | ${x(r.bareRps)} | ${r.before.ratio.toFixed(2)} | ${r.after.ratio.toFixed(2)} |`,
+    ),
+    '',
+    `Errors or non-2xx answers during the play runs: before ${errors('before')}, after ${errors('after')}.`,
+  ];
+}
+
+async function writeSection(
+  rows: Row[],
+  randomIds: Row,
+  loadBefore: number,
+  commitMs: number,
+  beforeAfter?: BeforeAfter,
+): Promise<void> {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const at16 = rows.find((r) => r.connections === 16)!;
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -235,6 +433,7 @@ async function writeSection(rows: Row[], randomIds: Row, loadBefore: number, com
     'wait overlaps the next requests instead of blocking them. At 1 connection each play still waits a',
     'whole fsync. Per play: a few prepared statements, the unit stored as 52 ASCII characters (no JSON),',
     'responses serialised from their JSON schemas.',
+    ...(beforeAfter ? beforeAfterLines(beforeAfter) : []),
   ];
   await writeBenchmarkSection('## Server', lines.join('\n') + '\n');
 }
