@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Cents, Launched, StakeCents } from '../../../rules/index.ts';
-import { decodeUnit, encodeUnit } from '../../unitCode.ts';
+import { decodeUnit, encodeUnit } from '../unitCode.ts';
 import type {
   BlockRecord,
   BuyRequest,

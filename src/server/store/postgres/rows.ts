@@ -1,5 +1,5 @@
 import type { Launched, StakeCents, Unit } from '../../../rules/index.ts';
-import { decodeUnit } from '../../unitCode.ts';
+import { decodeUnit } from '../unitCode.ts';
 import type { BlockRecord, PlayerRecord, PlayRecord } from '../types.ts';
 
 /** Rows as PostgreSQL returns them (BIGINT parsed to number by the store's type parser). */

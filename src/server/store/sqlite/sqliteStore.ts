@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type Cents, type Launched, type StakeCents, type Unit } from '../../../rules/index.ts';
-import { decodeUnit, encodeUnit } from '../../unitCode.ts';
+import { decodeUnit, encodeUnit } from '../unitCode.ts';
 import type {
   BlockRecord,
   BuyRequest,
