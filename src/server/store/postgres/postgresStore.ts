@@ -1,28 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Cents, Launched, StakeCents } from '../../../rules/index.ts';
-import {
-  answerWhenDurable,
-  planBatch,
-  splitBlockWrites,
-  type BatchReads,
-  type BatchWrites,
-  type Outcome,
-  type PendingPlay as Pending,
-} from '../batchPlan.ts';
+import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
+import { answerWhenDurable, planBatch, splitBlockWrites } from '../batchPlan.ts';
 import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';
-import {
-  addBlockOnSale,
-  BLOCK_COLUMNS,
-  maskFromLaunched,
-  PLAY_COLUMNS,
-  PLAYER_COLUMNS,
-  toPlay,
-  toPlayer,
-  type BlockRow,
-  type PlayerRow,
-  type PlayRow,
-} from '../rows.ts';
+import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
+import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
+import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer } from '../rows.ts';
 import { StoreCore } from '../storeCore.ts';
 import type { BlockRecord, BuyRequest, BuyResult, PlayerRecord, PlayRecord, Store, UnitSource } from '../types.ts';
 import { encodeUnit } from '../unitCode.ts';
