@@ -78,11 +78,7 @@ export class PostgresStore extends StoreCore implements Store {
     this.pool = openPool(url, options);
   }
 
-  /**
-   * Runs `work` in a transaction on one connection, retried as a whole on a retryable
-   * failure. With `ownsBoundaries`, `work` sends BEGIN and COMMIT itself (pipelined with
-   * its statements).
-   */
+  /** A transaction on this store's pool (see inTransaction), its retries counted in `stats`. */
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>, ownsBoundaries = false): Promise<T> {
     return inTransaction(this.pool, this.stats, work, ownsBoundaries);
   }
