@@ -1,7 +1,7 @@
 import { blockLotTable, evaluate, type StakeCents } from '../rules/index.ts';
 import type { BlockLibrary } from './blockLibrary.ts';
 import type { Store } from './store/types.ts';
-import { encodeUnit } from './unitCode.ts';
+import { encodeUnit } from './store/unitCode.ts';
 
 export interface LedgerAuditReport {
   ok: boolean;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unitForPair } from '../../emission/index.ts';
 import type { PairKey, StakeCents, Unit } from '../../rules/index.ts';
 import { seededRandom } from '../seededRandom.ts';
-import { encodeUnit } from '../unitCode.ts';
+import { encodeUnit } from './unitCode.ts';
 import { blockWritesInOrder, planBatch, type BatchReads } from './batchPlan.ts';
 import type { BlockRecord, BuyRequest, PlayRecord, UnitSource } from './types.ts';
 

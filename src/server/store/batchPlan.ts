@@ -1,10 +1,11 @@
 import { evaluate, type StakeCents, type Unit } from '../../rules/index.ts';
+import { pushPlayEntries, type LedgerEntry } from './ledgerRules.ts';
 import type { BlockRecord, BlockStatus, BuyRequest, BuyResult, PlayRecord, UnitSource } from './types.ts';
 
 /**
  * How a batch of plays is decided, the same for every store: SQLite and PostgreSQL read
  * the batch's state in their transaction, call planBatch, and write what it decided.
- * Money rules live here once.
+ * The entries each play writes come from ledgerRules.
  */
 
 /** What one batch transaction read (under row locks where the database has them) before deciding. */
@@ -17,14 +18,8 @@ export interface BatchReads {
   blocks: Map<StakeCents, BlockRecord[]>;
 }
 
-export interface EntryWrite {
-  txn: string;
-  account: string;
-  amountCents: number;
-  playId: string;
-  kind: 'stake' | 'prize';
-  createdAt: string;
-}
+/** A play's ledger entry (built by ledgerRules). */
+export type EntryWrite = LedgerEntry<'stake' | 'prize'>;
 
 export interface BlockWrite {
   nextPosition: number;
@@ -188,15 +183,7 @@ export function planBatch(
     };
     writes.plays.push({ play, unitCode });
     known.set(playId, play);
-    const account = `player:${playerId}`;
-    const entry = (txn: string, acc: string, amountCents: number, kind: EntryWrite['kind']) =>
-      writes.entries.push({ txn, account: acc, amountCents, playId, kind, createdAt: at });
-    entry(`stake:${playId}`, account, -stakeCents, 'stake');
-    entry(`stake:${playId}`, 'house:sales', stakeCents, 'stake');
-    if (result.winCents > 0) {
-      entry(`prize:${playId}`, 'house:prizes', -result.winCents, 'prize');
-      entry(`prize:${playId}`, account, result.winCents, 'prize');
-    }
+    pushPlayEntries(writes.entries, playId, playerId, stakeCents, result.winCents, at);
     return { ok: true, play, balanceCents: after, replayed: false };
   };
 

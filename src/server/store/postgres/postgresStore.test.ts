@@ -215,15 +215,24 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     // A read through instance one waits for a flush too.
     let read = false;
     const balance = one.getPlayer(player.id).then((p) => ((read = true), p));
+    // So do the blocks and the stakes on sale: a cursor or a sold-out stake could still be taken back.
+    let blocksRead = false;
+    let stakesRead = false;
+    const blocks = one.listBlocks().then((list) => ((blocksRead = true), list));
+    const stakes = one.stakesWithUnits().then((set) => ((stakesRead = true), set));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(read).toBe(false);
+    expect(blocksRead).toBe(false);
+    expect(stakesRead).toBe(false);
     holding = false;
     while (held.length > 0) held.shift()!();
-    for (let i = 0; i < 500 && !(answered && read); i++) {
+    for (let i = 0; i < 500 && !(answered && read && blocksRead && stakesRead); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(ok(await first).play.position).toBe(0);
     expect((await balance)!.balanceCents).toBe(second.balanceCents);
+    expect((await blocks).find((b) => b.stakeCents === 100 && b.status === 'open')!.nextPosition).toBe(2);
+    expect((await stakes).has(100)).toBe(true);
     expect((await one.readSnapshot(() => auditLedger(one, library))).problems).toEqual([]);
   });
 });

@@ -1,79 +1,28 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Cents, Launched, StakeCents } from '../../../rules/index.ts';
-import { decodeUnit, encodeUnit } from '../../unitCode.ts';
-import type {
-  BlockRecord,
-  BuyRequest,
-  BuyResult,
-  LedgerFacts,
-  PlayerRecord,
-  PlayRecord,
-  PlaysQuery,
-  SoldUnit,
-  Store,
-  UnitSource,
-} from '../types.ts';
-import {
-  answerWhenDurable,
-  planBatch,
-  splitBlockWrites,
-  type BatchReads,
-  type BatchWrites,
-  type Outcome,
-  type PendingPlay as Pending,
-} from '../batchPlan.ts';
+import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
+import { answerWhenDurable, planBatch, splitBlockWrites } from '../batchPlan.ts';
+import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';
+import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
+import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
+import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer } from '../rows.ts';
+import { StoreCore } from '../storeCore.ts';
+import type { BlockRecord, BuyRequest, BuyResult, PlayerRecord, PlayRecord, Store, UnitSource } from '../types.ts';
+import { encodeUnit } from '../unitCode.ts';
 import { sentTogether, settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { migratePostgres } from './migrations.ts';
-import { isConnectionLoss, isRetryable, MAX_ATTEMPTS, retryDelayMs } from './retry.ts';
-import { WAL_BARRIER_SQL, WalBarrier } from './walBarrier.ts';
 import {
-  BLOCK_COLUMNS,
-  PLAY_COLUMNS,
-  maskFromLaunched,
-  toBlock,
-  toPlay,
-  toPlayer,
-  type BlockRow,
-  type PlayerRow,
-  type PlayRow,
-} from './rows.ts';
+  inTransaction,
+  insertEntries,
+  openPool,
+  redactUrl,
+  type PostgresStoreOptions,
+  type PostgresStoreStats,
+} from './connection.ts';
+import { WAL_BARRIER_SQL, WalBarrier } from './walBarrier.ts';
 
-export interface PostgresStoreOptions {
-  /** Connections per instance (default 8): one carries the plays, the others reads and the rest. */
-  poolSize?: number;
-  /** Most plays in one transaction (default 256). */
-  maxBatch?: number;
-  /** Extra connection settings, e.g. `-c default_transaction_isolation=serializable` in tests. */
-  options?: string;
-}
-
-/** Counters for tests and the benchmark: what the retries and the batches did. */
-export interface PostgresStoreStats {
-  batches: number;
-  plays: number;
-  retries: number;
-  retriedCodes: Record<string, number>;
-}
-
-/** BIGINT columns hold cents and counts, all far below 2^53: numbers, not strings. */
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 && format !== 'binary'
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
-
-const SOLD_UNITS_PAGE = 5000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Keeps a URL's password out of messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
+export { redactUrl, type PostgresStoreOptions, type PostgresStoreStats };
 
 /**
  * The PostgreSQL store, for several server instances on one database. Plays are
@@ -86,7 +35,7 @@ export function redactUrl(url: string): string {
  * are answered once the log is flushed, while the next batch already runs. Reads wait for
  * the same barrier, so no answer shows data that a crash could still take back.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends StoreCore implements Store {
   readonly pool: pg.Pool;
   readonly stats: PostgresStoreStats = { batches: 0, plays: 0, retries: 0, retriedCodes: {} };
   private readonly units: UnitSource;
@@ -96,6 +45,9 @@ export class PostgresStore implements Store {
   private flushDone: Promise<void> = Promise.resolve();
   private snapshot: pg.PoolClient | null = null;
   private readonly wal = new WalBarrier(() => this.pool.query(WAL_BARRIER_SQL));
+  /** StoreCore's statements, their `?` numbered for PostgreSQL. */
+  private readonly numbered = new Map<string, string>();
+  protected readonly unfinished = 'NOT finished';
 
   static async connect(url: string, units: UnitSource, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const store = new PostgresStore(url, units, options);
@@ -120,21 +72,15 @@ export class PostgresStore implements Store {
   }
 
   private constructor(url: string, units: UnitSource, options: PostgresStoreOptions) {
+    super();
     this.units = units;
     this.maxBatch = options.maxBatch ?? 256;
-    this.pool = new pg.Pool({
-      connectionString: url,
-      max: options.poolSize ?? 8,
-      types,
-      options: options.options,
-      connectionTimeoutMillis: 10_000,
-      // Statements sent together travel together: a play batch takes two round trips.
-      pipeline: true,
-      application_name: 'spincake',
-    });
-    // An idle connection that dies (server restart, pg_terminate_backend) is dropped by the
-    // pool; without a listener the error would end the process.
-    this.pool.on('error', () => {});
+    this.pool = openPool(url, options);
+  }
+
+  /** A transaction on this store's pool (see inTransaction), its retries counted in `stats`. */
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>, ownsBoundaries = false): Promise<T> {
+    return inTransaction(this.pool, this.stats, work, ownsBoundaries);
   }
 
   private async query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
@@ -142,38 +88,13 @@ export class PostgresStore implements Store {
     return this.pool.query<R>(text, values);
   }
 
-  /**
-   * Runs `work` in a transaction on one connection, retried as a whole on a retryable
-   * failure. With `ownsBoundaries`, `work` sends BEGIN and COMMIT itself (pipelined with
-   * its statements).
-   */
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>, ownsBoundaries = false): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      let client: pg.PoolClient | undefined;
-      try {
-        client = await this.pool.connect();
-        if (!ownsBoundaries) await client.query('BEGIN');
-        const value = await work(client);
-        if (!ownsBoundaries) await client.query('COMMIT');
-        client.release();
-        return value;
-      } catch (error) {
-        if (client) {
-          if (isConnectionLoss(error)) client.release(true);
-          else {
-            await client.query('ROLLBACK').then(
-              () => client!.release(),
-              () => client!.release(true),
-            );
-          }
-        }
-        if (!isRetryable(error) || attempt + 1 >= MAX_ATTEMPTS) throw error;
-        this.stats.retries++;
-        const code = String((error as { code?: unknown }).code ?? 'connection');
-        this.stats.retriedCodes[code] = (this.stats.retriedCodes[code] ?? 0) + 1;
-        await sleep(retryDelayMs(attempt));
-      }
+  protected async all<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+    let numbered = this.numbered.get(text);
+    if (numbered === undefined) {
+      let n = 0;
+      this.numbered.set(text, (numbered = text.replace(/\?/g, () => `$${++n}`)));
     }
+    return (await this.query<R & pg.QueryResultRow>(numbered, params as unknown[] | undefined)).rows;
   }
 
   async close(): Promise<void> {
@@ -204,14 +125,7 @@ export class PostgresStore implements Store {
         balanceCents,
         at,
       ]);
-      if (balanceCents > 0) {
-        const txn = `funding:${id}`;
-        await c.query(
-          `INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at)
-           VALUES ($1, 'house:demo-funding', $2, NULL, 'funding', $4), ($1, $3, $5, NULL, 'funding', $4)`,
-          [txn, -balanceCents, `player:${id}`, at, balanceCents],
-        );
-      }
+      await insertEntries(c, fundingEntries(id, balanceCents, at));
     });
     return { id, kind: 'demo', balanceCents };
   }
@@ -225,16 +139,9 @@ export class PostgresStore implements Store {
   }
 
   /** After a read: what it saw may come from a batch whose log flush is still running. */
-  private async seen<T>(value: T): Promise<T> {
+  protected async seen<T>(value: T): Promise<T> {
     if (!this.snapshot) await this.wal.durable();
     return value;
-  }
-
-  async getPlayer(playerId: string): Promise<PlayerRecord | null> {
-    const { rows } = await this.query<PlayerRow>('SELECT id, kind, balance_cents FROM players WHERE id = $1', [
-      playerId,
-    ]);
-    return this.seen(rows[0] ? toPlayer(rows[0]) : null);
   }
 
   async addBlock(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): Promise<BlockRecord> {
@@ -250,18 +157,6 @@ export class PostgresStore implements Store {
       );
       return { ...block, nextPosition: 0, status } as BlockRecord;
     });
-  }
-
-  async listBlocks(): Promise<BlockRecord[]> {
-    const { rows } = await this.query<BlockRow>(`SELECT ${BLOCK_COLUMNS} FROM blocks ORDER BY seq`);
-    return rows.map(toBlock);
-  }
-
-  async stakesWithUnits(): Promise<Set<StakeCents>> {
-    const { rows } = await this.query<{ stake_cents: number }>(
-      `SELECT DISTINCT stake_cents FROM blocks WHERE status IN ('open', 'queued') AND next_position < count`,
-    );
-    return new Set(rows.map((r) => r.stake_cents as StakeCents));
   }
 
   buyPlay(request: BuyRequest): Promise<BuyResult> {
@@ -328,10 +223,9 @@ export class PostgresStore implements Store {
             // Locks go at COMMIT, not after the flush; the answers wait for the WalBarrier.
             client.query('SET LOCAL synchronous_commit = off'),
             client.query<PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ANY($1)`, [playIds]),
-            client.query<PlayerRow>(
-              'SELECT id, kind, balance_cents FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE',
-              [playerIds],
-            ),
+            client.query<PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE`, [
+              playerIds,
+            ]),
             stakes.length === 0
               ? Promise.resolve(null)
               : client.query<BlockRow>(
@@ -345,13 +239,7 @@ export class PostgresStore implements Store {
     const existing = new Map(existingRows.rows.map((row) => [row.play_id, toPlay(row)]));
     const balances = new Map(playerRows.rows.map((row) => [row.id, row.balance_cents]));
     const blocks = new Map<StakeCents, BlockRecord[]>();
-    for (const row of blockRows?.rows ?? []) {
-      const list = blocks.get(row.stake_cents as StakeCents) ?? [];
-      // The open block sells first, whatever its place in the queue.
-      if (row.status === 'open') list.unshift(toBlock(row));
-      else list.push(toBlock(row));
-      blocks.set(row.stake_cents as StakeCents, list);
-    }
+    for (const row of blockRows?.rows ?? []) addBlockOnSale(blocks, row);
     return { existing, balances, blocks };
   }
 
@@ -380,39 +268,6 @@ export class PostgresStore implements Store {
     if (results[results.length - 1]!.command !== 'COMMIT') throw new Error('the play transaction was rolled back');
   }
 
-  async getPlay(playerId: string, playId: string): Promise<PlayRecord | null> {
-    const { rows } = await this.query<PlayRow>(
-      `SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = $1 AND player_id = $2`,
-      [playId, playerId],
-    );
-    return this.seen(rows[0] ? toPlay(rows[0]) : null);
-  }
-
-  async listPlays(query: PlaysQuery): Promise<{ plays: PlayRecord[]; more: boolean }> {
-    let beforeSeq = Number.MAX_SAFE_INTEGER;
-    if (query.beforePlayId !== undefined) {
-      const found = await this.query<{ seq: number }>('SELECT seq FROM plays WHERE player_id = $1 AND play_id = $2', [
-        query.playerId,
-        query.beforePlayId,
-      ]);
-      if (!found.rows[0]) return this.seen({ plays: [], more: false });
-      beforeSeq = found.rows[0].seq;
-    }
-    const { rows } = await this.query<PlayRow>(
-      `SELECT ${PLAY_COLUMNS} FROM plays WHERE player_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
-      [query.playerId, beforeSeq, query.limit + 1],
-    );
-    return this.seen({ plays: rows.slice(0, query.limit).map((row) => toPlay(row)), more: rows.length > query.limit });
-  }
-
-  async latestUnfinishedPlay(playerId: string): Promise<PlayRecord | null> {
-    const { rows } = await this.query<PlayRow>(
-      `SELECT ${PLAY_COLUMNS} FROM plays WHERE player_id = $1 AND NOT finished ORDER BY seq DESC LIMIT 1`,
-      [playerId],
-    );
-    return this.seen(rows[0] ? toPlay(rows[0]) : null);
-  }
-
   // These two commit synchronously (an UPDATE always writes): their own flush covers the
   // batch that stored the play, so they need no barrier.
   async recordProgress(playerId: string, playId: string, launched: Launched): Promise<PlayRecord | null> {
@@ -433,21 +288,14 @@ export class PostgresStore implements Store {
 
   async setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null> {
     return this.transaction(async (c) => {
-      const { rows } = await c.query<PlayerRow>(
-        'SELECT id, kind, balance_cents FROM players WHERE id = $1 FOR UPDATE',
-        [playerId],
-      );
+      const { rows } = await c.query<PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE id = $1 FOR UPDATE`, [
+        playerId,
+      ]);
       const player = rows[0];
       if (!player) return null;
-      const delta = balanceCents - player.balance_cents;
-      if (delta !== 0) {
-        const at = now.toISOString();
-        const txn = `adjustment:${randomUUID()}`;
-        await c.query(
-          `INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at)
-           VALUES ($1, 'house:adjustments', $2, NULL, 'adjustment', $4), ($1, $3, $5, NULL, 'adjustment', $4)`,
-          [txn, -delta, `player:${playerId}`, at, delta],
-        );
+      const entries = adjustmentEntries(playerId, player.balance_cents, balanceCents, randomUUID(), now.toISOString());
+      if (entries.length > 0) {
+        await insertEntries(c, entries);
         await c.query('UPDATE players SET balance_cents = $1 WHERE id = $2', [balanceCents, playerId]);
       }
       return { ...toPlayer(player), balanceCents };
@@ -476,106 +324,6 @@ export class PostgresStore implements Store {
         () => client.release(),
         () => client.release(true),
       );
-    }
-  }
-
-  async ledgerFacts(): Promise<LedgerFacts> {
-    const total = await this.query<{ s: number }>('SELECT COALESCE(SUM(amount_cents), 0)::bigint AS s FROM entries');
-    const unbalanced = await this.query<{ txn: string; s: number }>(
-      'SELECT txn, SUM(amount_cents)::bigint AS s FROM entries GROUP BY txn HAVING SUM(amount_cents) <> 0',
-    );
-    const entryRows = await this.query<{
-      play_id: string;
-      stake_debits: number;
-      stake_cents: number;
-      prize_credits: number;
-      prize_cents: number;
-    }>(
-      `SELECT play_id,
-         COUNT(*) FILTER (WHERE kind = 'stake' AND account LIKE 'player:%' AND amount_cents < 0) AS stake_debits,
-         (-COALESCE(SUM(amount_cents) FILTER (WHERE kind = 'stake' AND account LIKE 'player:%'), 0))::bigint AS stake_cents,
-         COUNT(*) FILTER (WHERE kind = 'prize' AND account LIKE 'player:%' AND amount_cents > 0) AS prize_credits,
-         COALESCE(SUM(amount_cents) FILTER (WHERE kind = 'prize' AND account LIKE 'player:%'), 0)::bigint AS prize_cents
-       FROM entries WHERE play_id IS NOT NULL GROUP BY play_id`,
-    );
-    const playEntries: LedgerFacts['playEntries'] = new Map();
-    for (const r of entryRows.rows) {
-      playEntries.set(r.play_id, {
-        stakeDebits: r.stake_debits,
-        stakeCents: r.stake_cents,
-        prizeCredits: r.prize_credits,
-        prizeCents: r.prize_cents,
-      });
-    }
-    const balances = await this.query<{ player_id: string; balance_cents: number; entries_cents: number }>(
-      `SELECT p.id AS player_id, p.balance_cents, COALESCE(e.s, 0)::bigint AS entries_cents
-       FROM players p
-       LEFT JOIN (SELECT account, SUM(amount_cents) AS s FROM entries GROUP BY account) e ON e.account = 'player:' || p.id`,
-    );
-    const soldLots = await this.query<{ block_id: string; win_cents: number; n: number }>(
-      'SELECT block_id, win_cents, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL GROUP BY block_id, win_cents',
-    );
-    const blocks = await this.listBlocks();
-    const cursorRows = await this.query<{ block_id: string; n: number; lo: number; hi: number }>(
-      `SELECT block_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi
-       FROM plays WHERE block_id IS NOT NULL GROUP BY block_id`,
-    );
-    const byBlock = new Map(cursorRows.rows.map((r) => [r.block_id, r]));
-    const duplicates = await this.query<{ block_id: string; position: number; n: number }>(
-      `SELECT block_id, position, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL
-       GROUP BY block_id, position HAVING COUNT(*) > 1`,
-    );
-    // Plays without any ledger entry must show up too.
-    const bare = await this.query<{ play_id: string }>(
-      'SELECT play_id FROM plays p WHERE NOT EXISTS (SELECT 1 FROM entries e WHERE e.play_id = p.play_id)',
-    );
-    for (const r of bare.rows)
-      playEntries.set(r.play_id, { stakeDebits: 0, stakeCents: 0, prizeCredits: 0, prizeCents: 0 });
-    return {
-      totalCents: total.rows[0]!.s,
-      unbalancedTransactions: unbalanced.rows.map((r) => ({ txn: r.txn, sumCents: r.s })),
-      playEntries,
-      balances: balances.rows.map((r) => ({
-        playerId: r.player_id,
-        balanceCents: r.balance_cents,
-        entriesCents: r.entries_cents,
-      })),
-      soldLots: soldLots.rows.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: r.n })),
-      blockCursors: blocks.map((block) => {
-        const r = byBlock.get(block.id);
-        return { block, sold: r?.n ?? 0, minPosition: r?.lo ?? null, maxPosition: r?.hi ?? null };
-      }),
-      duplicateUnits: duplicates.rows.map((r) => ({ blockId: r.block_id, position: r.position, count: r.n })),
-    };
-  }
-
-  async *soldUnits(): AsyncIterable<SoldUnit> {
-    let afterSeq = 0;
-    for (;;) {
-      const { rows } = await this.query<{
-        seq: number;
-        play_id: string;
-        block_id: string | null;
-        position: number | null;
-        stake_cents: number;
-        unit_code: string;
-        win_cents: number;
-      }>(
-        `SELECT seq, play_id, block_id, position, stake_cents, unit_code, win_cents FROM plays
-         WHERE seq > $1 ORDER BY seq LIMIT $2`,
-        [afterSeq, SOLD_UNITS_PAGE],
-      );
-      for (const r of rows) {
-        yield {
-          playId: r.play_id,
-          blockId: r.block_id,
-          position: r.position,
-          unit: decodeUnit(r.unit_code, r.stake_cents as StakeCents),
-          winCents: r.win_cents,
-        };
-      }
-      if (rows.length < SOLD_UNITS_PAGE) return;
-      afterSeq = rows[rows.length - 1]!.seq;
     }
   }
 }

@@ -7,7 +7,7 @@ import {
   type StakeCents,
   type Unit,
   type Wheel,
-} from '../rules/index.ts';
+} from '../../rules/index.ts';
 
 /**
  * A unit's wheels as 52 ASCII characters, stored with each play so that the history

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { POINT_VALUES, SYMBOLS, type Unit } from '../rules/index.ts';
+import { POINT_VALUES, SYMBOLS, type Unit } from '../../rules/index.ts';
 import { UNIT_CODE_LENGTH, UnitCodeError, decodeUnit, encodeUnit } from './unitCode.ts';
 
 const segment = fc.record({ symbol: fc.constantFrom(...SYMBOLS), points: fc.constantFrom(...POINT_VALUES) });

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { unitForPair } from '../../../emission/index.ts';
-import { evaluate, type StakeCents } from '../../../rules/index.ts';
-import type { BlockLibrary } from '../../blockLibrary.ts';
-import { auditLedger } from '../../ledgerAudit.ts';
-import { seededRandom } from '../../seededRandom.ts';
-import { testLibrary } from '../../testing/blockCache.ts';
-import { addTestBlocks } from '../../testing/harness.ts';
-import { storeKinds, type OpenedStore } from '../../testing/stores.ts';
-import type { BuyRequest, BuyResult, Store } from '../types.ts';
+import { unitForPair } from '../../emission/index.ts';
+import { evaluate, type StakeCents } from '../../rules/index.ts';
+import type { BlockLibrary } from '../blockLibrary.ts';
+import { auditLedger } from '../ledgerAudit.ts';
+import { seededRandom } from '../seededRandom.ts';
+import { testLibrary } from '../testing/blockCache.ts';
+import { addTestBlocks } from '../testing/harness.ts';
+import { storeKinds, type OpenedStore } from '../testing/stores.ts';
+import type { BuyRequest, BuyResult, Store } from './types.ts';
 
 /**
  * The Store contract, run against every store: SQLite (the reference) and PostgreSQL

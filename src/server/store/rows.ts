@@ -1,15 +1,24 @@
-import type { Launched, StakeCents, Unit } from '../../../rules/index.ts';
-import { decodeUnit } from '../../unitCode.ts';
-import type { BlockRecord, PlayerRecord, PlayRecord } from '../types.ts';
+import type { Launched, StakeCents, Unit } from '../../rules/index.ts';
+import { decodeUnit } from './unitCode.ts';
+import type { BlockRecord, PlayerRecord, PlayRecord } from './types.ts';
 
-/** Rows as PostgreSQL returns them (BIGINT parsed to number by the store's type parser). */
+/**
+ * Rows as both databases return them, and their mapping to records, written once. The
+ * schemas match column for column; only booleans differ: PostgreSQL returns them as
+ * booleans, SQLite as 0 and 1. PostgreSQL's BIGINT comes back as a number (the store's
+ * type parser), like SQLite's INTEGER.
+ */
+
+/** A stored boolean: `true`/`false` from PostgreSQL, 1/0 from SQLite. */
+export type DbBoolean = boolean | number;
+
 export interface PlayRow {
   play_id: string;
   player_id: string;
   stake_cents: number;
   block_id: string | null;
   position: number | null;
-  fixture: boolean;
+  fixture: DbBoolean;
   unit_code: string;
   bells: number;
   points: number;
@@ -19,7 +28,7 @@ export interface PlayRow {
   balance_before_cents: number;
   balance_after_cents: number;
   launched: number;
-  finished: boolean;
+  finished: DbBoolean;
   created_at: string;
 }
 
@@ -43,6 +52,8 @@ export const PLAY_COLUMNS = `play_id, player_id, stake_cents, block_id, position
 
 export const BLOCK_COLUMNS = 'id, stake_cents, file_path, count, next_position, status';
 
+export const PLAYER_COLUMNS = 'id, kind, balance_cents';
+
 export function launchedFromMask(mask: number): Launched {
   return [(mask & 1) !== 0, (mask & 2) !== 0, (mask & 4) !== 0, (mask & 8) !== 0];
 }
@@ -59,7 +70,7 @@ export function toPlay(row: PlayRow, unit?: Unit): PlayRecord {
     stakeCents,
     blockId: row.block_id,
     position: row.position,
-    fixture: row.fixture,
+    fixture: Boolean(row.fixture),
     unit: unit ?? decodeUnit(row.unit_code, stakeCents),
     bells: row.bells,
     points: row.points,
@@ -69,7 +80,7 @@ export function toPlay(row: PlayRow, unit?: Unit): PlayRecord {
     balanceBeforeCents: row.balance_before_cents,
     balanceAfterCents: row.balance_after_cents,
     launched: launchedFromMask(row.launched),
-    finished: row.finished,
+    finished: Boolean(row.finished),
     createdAt: row.created_at,
   };
 }
@@ -87,4 +98,16 @@ export function toBlock(row: BlockRow): BlockRecord {
 
 export function toPlayer(row: PlayerRow): PlayerRecord {
   return { id: row.id, kind: row.kind as PlayerRecord['kind'], balanceCents: row.balance_cents };
+}
+
+/**
+ * Adds a block on sale to its stake's list as a batch reads them: the open block first,
+ * whatever its place in the queue, then the queued ones in the order they come (by seq).
+ */
+export function addBlockOnSale(blocks: Map<StakeCents, BlockRecord[]>, row: BlockRow): void {
+  const stake = row.stake_cents as StakeCents;
+  let list = blocks.get(stake);
+  if (!list) blocks.set(stake, (list = []));
+  if (row.status === 'open') list.unshift(toBlock(row));
+  else list.push(toBlock(row));
 }

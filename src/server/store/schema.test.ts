@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { migrations, pendingMigrations, POSTGRES_SCHEMA, SQLITE_SCHEMA } from './schema.ts';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('schema', () => {
+  it('keeps each shipped migration’s text, as each database spells it, unchanged', () => {
+    // A shipped migration is never edited: a new one is added instead (then add its hash here).
+    expect(migrations(SQLITE_SCHEMA).map((m) => [m.version, sha256(m.sql)])).toEqual([
+      [1, 'dceacef17212ef8cc9e1d135d1e94e37bdb295ba99faf2bfa870b3a73d9c4e31'],
+    ]);
+    expect(migrations(POSTGRES_SCHEMA).map((m) => [m.version, sha256(m.sql)])).toEqual([
+      [1, 'f1602335befda781ec6155aa19af2e1acaff0b635ed7a219002792ee98ec806e'],
+    ]);
+  });
+
+  it('spells the same tables in both databases, but for types and booleans', () => {
+    const [sqlite] = migrations(SQLITE_SCHEMA);
+    const [postgres] = migrations(POSTGRES_SCHEMA);
+    const tables = (sql: string) => [...sql.matchAll(/CREATE TABLE (\w+)/g)].map((m) => m[1]);
+    expect(tables(sqlite!.sql)).toEqual(['meta', 'players', 'blocks', 'plays', 'entries']);
+    expect(tables(postgres!.sql)).toEqual(tables(sqlite!.sql));
+    expect(postgres!.sql).toContain('WHERE NOT finished');
+    expect(sqlite!.sql).toContain('WHERE finished = 0');
+  });
+
+  it('lists the migrations still to apply and refuses a database newer than this server', () => {
+    const all = migrations(SQLITE_SCHEMA);
+    expect(pendingMigrations(all, new Set())).toEqual(all);
+    expect(pendingMigrations(all, new Set([1]))).toEqual([]);
+    expect(() => pendingMigrations(all, new Set([1, 99]))).toThrow(/schema version 99, newer than this server knows/);
+  });
+});

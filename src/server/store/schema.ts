@@ -1,0 +1,157 @@
+/**
+ * The versioned schema, written once for both databases: same tables, same columns, same
+ * checks; a dialect only names its types and how it spells a boolean. Each store applies
+ * the migrations in its own way (SQLite in a transaction, PostgreSQL also under an
+ * advisory lock). A migration is applied once and recorded in schema_migrations; never
+ * edit one that has shipped (each dialect's text must stay what it was): add the next.
+ * Times are ISO 8601 text in both, so that both stores return the same strings.
+ */
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export interface SchemaDialect {
+  /** Cents and sequence numbers. */
+  bigint: string;
+  /** Bytes (the session key). */
+  bytes: string;
+  /** The launched-wheels mask. */
+  smallint: string;
+  /** What ends a CREATE TABLE (SQLite's tables are STRICT). */
+  tableEnd: string;
+  /** A sequence number that the database assigns: the primary key of plays and entries. */
+  serialKey: string;
+  /** The blocks' sequence number (their load order): assigned by the store in SQLite. */
+  blockSeq: string;
+  /** A boolean column's type, default and check. */
+  boolean(column: string, defaultFalse: boolean): string;
+  /** A condition that a boolean column is true (or false). */
+  is(column: string, value: boolean): string;
+  /** What PostgreSQL adds (a comment on blocks, indexes on entries); empty for SQLite. */
+  blocksComment: string;
+  entriesIndexes: string;
+}
+
+function version1(d: SchemaDialect): string {
+  return `
+      CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value ${d.bytes} NOT NULL
+      )${d.tableEnd};
+
+      CREATE TABLE players (
+        id            TEXT PRIMARY KEY,
+        kind          TEXT NOT NULL CHECK (kind IN ('demo', 'portal')),
+        balance_cents ${d.bigint} NOT NULL CHECK (balance_cents >= 0),
+        created_at    TEXT NOT NULL
+      )${d.tableEnd};
+${d.blocksComment}
+      CREATE TABLE blocks (
+        id            TEXT PRIMARY KEY,
+        seq           ${d.blockSeq},
+        stake_cents   INTEGER NOT NULL CHECK (stake_cents IN (100, 200, 300, 500)),
+        file_path     TEXT NOT NULL,
+        count         INTEGER NOT NULL CHECK (count > 0),
+        next_position INTEGER NOT NULL DEFAULT 0 CHECK (next_position >= 0 AND next_position <= count),
+        status        TEXT NOT NULL CHECK (status IN ('open', 'queued', 'closed')),
+        loaded_at     TEXT NOT NULL
+      )${d.tableEnd};
+      CREATE UNIQUE INDEX blocks_one_open_per_stake ON blocks (stake_cents) WHERE status = 'open';
+      CREATE INDEX blocks_queue ON blocks (stake_cents, status, seq);
+
+      CREATE TABLE plays (
+        seq                  ${d.serialKey},
+        play_id              TEXT NOT NULL UNIQUE,
+        player_id            TEXT NOT NULL REFERENCES players (id),
+        stake_cents          INTEGER NOT NULL CHECK (stake_cents IN (100, 200, 300, 500)),
+        block_id             TEXT REFERENCES blocks (id),
+        position             INTEGER,
+        fixture              ${d.boolean('fixture', false)},
+        unit_code            TEXT NOT NULL,
+        bells                INTEGER NOT NULL,
+        points               INTEGER NOT NULL,
+        jeu1_cents           ${d.bigint} NOT NULL CHECK (jeu1_cents >= 0),
+        jeu2_cents           ${d.bigint} NOT NULL CHECK (jeu2_cents >= 0),
+        win_cents            ${d.bigint} NOT NULL CHECK (win_cents = jeu1_cents + jeu2_cents),
+        balance_before_cents ${d.bigint} NOT NULL,
+        balance_after_cents  ${d.bigint} NOT NULL CHECK (balance_after_cents = balance_before_cents - stake_cents + win_cents),
+        launched             ${d.smallint} NOT NULL DEFAULT 0 CHECK (launched BETWEEN 0 AND 15),
+        finished             ${d.boolean('finished', true)},
+        created_at           TEXT NOT NULL,
+        UNIQUE (block_id, position),
+        CHECK ((${d.is('fixture', true)} AND block_id IS NULL AND position IS NULL)
+            OR (${d.is('fixture', false)} AND block_id IS NOT NULL AND position IS NOT NULL))
+      )${d.tableEnd};
+      CREATE INDEX plays_by_player ON plays (player_id, seq);
+      CREATE INDEX plays_unfinished ON plays (player_id, seq) WHERE ${d.is('finished', false)};
+
+      -- Double-entry ledger: every transaction's entries sum to zero.
+      CREATE TABLE entries (
+        id           ${d.serialKey},
+        txn          TEXT NOT NULL,
+        account      TEXT NOT NULL,
+        amount_cents ${d.bigint} NOT NULL,
+        play_id      TEXT,
+        kind         TEXT NOT NULL CHECK (kind IN ('stake', 'prize', 'funding', 'adjustment')),
+        created_at   TEXT NOT NULL
+      )${d.tableEnd};${d.entriesIndexes}
+    `;
+}
+
+/** Every migration, in order, as this dialect spells it. */
+export function migrations(d: SchemaDialect): readonly Migration[] {
+  return [{ version: 1, name: 'players, blocks, plays, ledger', sql: version1(d) }];
+}
+
+/** The table that records applied migrations (its own statement, run before them). */
+export function migrationsTableSql(d: SchemaDialect): string {
+  return `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )${d.tableEnd}`;
+}
+
+/**
+ * The migrations still to apply, given the versions already applied; throws when the
+ * database is newer than this server.
+ */
+export function pendingMigrations(all: readonly Migration[], applied: ReadonlySet<number>): Migration[] {
+  const known = Math.max(...all.map((m) => m.version));
+  const newest = Math.max(0, ...applied);
+  if (newest > known) {
+    throw new Error(`the database has schema version ${newest}, newer than this server knows (${known})`);
+  }
+  return all.filter((m) => !applied.has(m.version));
+}
+
+export const SQLITE_SCHEMA: SchemaDialect = {
+  bigint: 'INTEGER',
+  bytes: 'BLOB',
+  smallint: 'INTEGER',
+  tableEnd: ' STRICT',
+  serialKey: 'INTEGER PRIMARY KEY',
+  blockSeq: 'INTEGER NOT NULL UNIQUE',
+  boolean: (column, defaultFalse) => `INTEGER NOT NULL${defaultFalse ? ' DEFAULT 0' : ''} CHECK (${column} IN (0, 1))`,
+  is: (column, value) => `${column} = ${value ? 1 : 0}`,
+  blocksComment: '',
+  entriesIndexes: '',
+};
+
+export const POSTGRES_SCHEMA: SchemaDialect = {
+  bigint: 'BIGINT',
+  bytes: 'BYTEA',
+  smallint: 'SMALLINT',
+  tableEnd: '',
+  serialKey: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+  blockSeq: 'BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE',
+  boolean: (column, defaultFalse) => `BOOLEAN NOT NULL${defaultFalse ? ' DEFAULT FALSE' : ''}`,
+  is: (column, value) => (value ? column : `NOT ${column}`),
+  blocksComment: '\n      -- The block cursor: next_position is the one row every instance updates to take a unit.',
+  entriesIndexes: `
+      CREATE INDEX entries_by_account ON entries (account);
+      CREATE INDEX entries_by_play ON entries (play_id) WHERE play_id IS NOT NULL;`,
+};
