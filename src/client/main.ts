@@ -3,7 +3,7 @@ import '@fontsource/fredoka/latin-600.css';
 import '@fontsource/fredoka/latin-700.css';
 import './ui/styles.css';
 import gsap from 'gsap';
-import { createGameAudio } from './audio/index.ts';
+import { createGameAudio } from './audio/game-audio.ts';
 import { mulberry32 } from '../common/seededRandom.ts';
 import { GameController } from './game/controller.ts';
 import { stringsFor } from './i18n/index.ts';
