@@ -50,6 +50,20 @@ export default tseslint.config(
     'src/client imports only src/rules, never the server; only main.ts loads the test mode (testMode/), by import().',
     ['src/client/main.ts'],
   ),
+  {
+    // no-restricted-imports does not see import(): the same rule for it.
+    files: ['src/client/**'],
+    ignores: ['src/client/main.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/testMode/]',
+          message: 'Only main.ts loads the test mode (testMode/).',
+        },
+      ],
+    },
+  },
   layer(
     ['src/client/game/**'],
     [...CLIENT_FORBIDDEN, '**/testMode/**', 'pixi.js', 'pixi.js/*', 'gsap', 'howler'],
