@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { mulberry32 } from '../src/common/seededRandom.ts';
 
 export const SAMPLE_RATE = 22_050;
 export const SOUND_NAMES = ['tick', 'spin', 'stop', 'bell', 'win-small', 'win-big', 'lose', 'click'] as const;
@@ -21,16 +22,10 @@ function silence(seconds: number): Float64Array {
   return new Float64Array(Math.round(seconds * SAMPLE_RATE));
 }
 
-/** Seeded uniform noise in [-1, 1) (mulberry32), so renders are reproducible. */
+/** Seeded uniform noise in [-1, 1), so renders are reproducible. */
 function noise(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const random = mulberry32(seed);
+  return () => random() * 2 - 1;
 }
 
 type Wave = 'sine' | 'triangle';

@@ -3,16 +3,17 @@ import '@fontsource/fredoka/latin-600.css';
 import '@fontsource/fredoka/latin-700.css';
 import './ui/styles.css';
 import gsap from 'gsap';
-import { createGameAudio } from './audio/index.ts';
+import { createGameAudio } from './audio/game-audio.ts';
+import { mulberry32 } from '../common/seededRandom.ts';
 import { GameController } from './game/controller.ts';
-import { reflectRound } from './testMode.ts';
-import { isTestMode, installTestApi, seededRandom } from './testMode.ts';
-import { pickLocale, stringsFor } from './i18n/index.ts';
+import { stringsFor } from './i18n/index.ts';
 import { createGameApi } from './net/api.ts';
+import { readPageOptions } from './pageOptions.ts';
 import { PortalLink } from './portal/index.ts';
 import { Hud } from './ui/hud.ts';
 import { computeLayout } from './ui/layout.ts';
 import { fillRules, HistoryList, Panel } from './ui/panels.ts';
+import { reflectRound } from './ui/roundReflection.ts';
 import { FONT_FAMILY } from './view/wheelFace.ts';
 import { Scene } from './view/scene.ts';
 
@@ -23,10 +24,11 @@ function setLoading(fraction: number): void {
 }
 
 async function boot(): Promise<void> {
-  const search = location.search;
-  const locale = pickLocale(search);
+  const options = readPageOptions(location);
+  const locale = options.locale;
   const strings = stringsFor(locale);
-  const testMode = isTestMode(search);
+  // Its own chunk, fetched while the fonts load; absent from the normal page's path.
+  const testMode = options.testMode ? import('./testMode/index.ts') : null;
   const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   document.documentElement.lang = locale;
   document.body.dataset.phase = 'loading';
@@ -41,7 +43,7 @@ async function boot(): Promise<void> {
 
   const host = document.getElementById('app')!;
   const api = createGameApi();
-  const portal = new PortalLink();
+  const portal = new PortalLink(options.launchToken);
   const audio = createGameAudio(localStorage);
   // Mobile browsers allow sound only after a gesture: the first tap anywhere unlocks it.
   window.addEventListener('pointerdown', () => audio.unlock(), { once: true, capture: true });
@@ -53,7 +55,7 @@ async function boot(): Promise<void> {
     historyPanel.body,
     strings,
     locale,
-    (before) => api.plays(controller?.session.token ?? '', 10, before),
+    (before) => api.plays(controller?.token ?? '', 10, before),
     (play) => {
       const started = controller?.replay(play) ?? false;
       if (started) historyPanel.close();
@@ -80,8 +82,9 @@ async function boot(): Promise<void> {
     closeResult: () => controller?.closeResult(),
   });
 
-  const random = testMode ? seededRandom(Number(new URLSearchParams(search).get('seed') ?? 1)) : Math.random;
-  const scene = await Scene.create(hud.canvasHost, search, () => audio.play('tick'), random);
+  // Seeded in test mode, so spins and sprinkles fall the same way in every run.
+  const random = options.testMode ? mulberry32(options.seed) : Math.random;
+  const scene = await Scene.create(hud.canvasHost, options.renderer, () => audio.play('tick'), random);
   document.body.dataset.renderer = scene.rendererName;
   setLoading(0.7);
 
@@ -112,10 +115,11 @@ async function boot(): Promise<void> {
   });
   if (testMode) {
     const c = controller;
+    const { installTestApi } = await testMode;
     installTestApi({
       round: () => c.round,
       finishSpins: () => scene.finishSpins(),
-      token: () => c.session.token,
+      token: () => c.token,
       renderer: scene.rendererName,
       table: scene,
     });

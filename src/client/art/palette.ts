@@ -21,8 +21,6 @@ export const PALETTE = {
   frosting: 0xfff7ea,
 } as const;
 
-export type PaletteName = keyof typeof PALETTE;
-
 /** Darker and lighter companions used inside the symbols (shading, outlines). */
 export const SHADES = {
   goldDark: 0x9a5b12,

@@ -2,8 +2,20 @@
  * The pure half of the audio layer: which cues exist, how loud each is, how often it may
  * fire, and the remembered mute switch. No audio library here, so it tests in Node.
  */
-export const SOUND_CUES = ['tick', 'spin', 'stop', 'bell', 'win-small', 'win-big', 'lose', 'click'] as const;
-export type SoundCue = (typeof SOUND_CUES)[number];
+import type { Cue } from '../game/audioOut.ts';
+
+export const SOUND_CUES = [
+  'tick',
+  'spin',
+  'stop',
+  'bell',
+  'win-small',
+  'win-big',
+  'lose',
+  'click',
+] as const satisfies readonly Cue[];
+/** The game's cues (game/audioOut.ts); CUE_SETTINGS and the files cover each one. */
+export type SoundCue = Cue;
 
 export interface CueSettings {
   /** 0..1, on top of the level the file was rendered at. */

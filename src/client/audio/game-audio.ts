@@ -7,12 +7,13 @@ import winSmallUrl from '../../../assets/sounds/win-small.wav?url';
 import winBigUrl from '../../../assets/sounds/win-big.wav?url';
 import loseUrl from '../../../assets/sounds/lose.wav?url';
 import clickUrl from '../../../assets/sounds/click.wav?url';
+import type { AudioOut } from '../game/audioOut.ts';
 import { CUE_SETTINGS, CueThrottle, SOUND_CUES, defaultStorage, readMuted, writeMuted, type SoundCue } from './cues.ts';
 
 export type { SoundCue } from './cues.ts';
 
 /** The game's sound, behind one small interface (the library is an implementation detail). */
-export interface GameAudio {
+export interface GameAudio extends AudioOut {
   /** Plays a cue unless muted or throttled; never throws, even with no audio device. */
   play(cue: SoundCue): void;
   /** Mutes or unmutes, and remembers the choice for the next visit. */

@@ -1,50 +1,18 @@
-import type { AccountResponse, ErrorCode, Play, StakeOffer } from '../../rules/api.ts';
-import { evaluateWheels } from '../../rules/evaluate.ts';
+import type { AccountResponse, Play } from '../../rules/api.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
-import type { Segment } from '../../rules/unit.ts';
-import { formatCents, type Locale } from '../../rules/money.ts';
+import type { Locale } from '../../rules/money.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { GameApi } from '../net/api.ts';
 import { newPlayId } from '../net/playId.ts';
-import type { ApiFailure } from '../net/http.ts';
+import type { AudioOut } from './audioOut.ts';
+import { ALL_ON_SALE, failureMessage, isOnSale, offerMessage, salesOf, type Sales } from './messages.ts';
+import { ProgressReports } from './progress.ts';
+import { Replay } from './replay.ts';
+import { announceResult, celebrateResult, checkAgainstRules, playDate, type RevealOut } from './reveal.ts';
 import * as round from './round.ts';
-import { planSpin, SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor, type SpinPlan } from './spin.ts';
-
-/** What the controller needs from the Pixi scene. */
-export interface TableView {
-  showSegments(wheels: ReadonlyArray<{ segments: readonly Segment[] }> | null): void;
-  showStopped(wheel: number, stop: number, offset: number): void;
-  rotationDeg(wheel: number): number;
-  spin(wheel: number, plan: SpinPlan, reducedMotion: boolean): Promise<void>;
-  celebrate(level: 0 | 1 | 2 | 3, glowing: readonly boolean[], reducedMotion: boolean): void;
-  clearCelebration(): void;
-}
-
-/** What it needs from the DOM layer (see ui/hud.ts). */
-export interface ControlsView {
-  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void;
-  setControls(c: {
-    canPlay: boolean;
-    buying: boolean;
-    canGo: readonly boolean[];
-    canGoAll: boolean;
-    stakesEnabled: boolean;
-  }): void;
-  setBalance(cents: number | null): void;
-  setMuted(muted: boolean): void;
-  showMessage(text: string | null): void;
-  announce(text: string): void;
-  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
-  hideResult(): void;
-}
-
-export type Cue = 'tick' | 'spin' | 'stop' | 'bell' | 'win-small' | 'win-big' | 'lose' | 'click';
-export interface AudioOut {
-  play(cue: Cue): void;
-  setMuted(muted: boolean): void;
-  readonly muted: boolean;
-  unlock(): void;
-}
+import { Session } from './session.ts';
+import { planSpin } from './spin.ts';
+import type { ControlsView, ShownWheels, TableView } from './views.ts';
 
 export interface ControllerDeps {
   api: GameApi;
@@ -59,14 +27,16 @@ export interface ControllerDeps {
   launchToken?: string | null;
   /** Runs `fn` after `seconds` on the animation clock (so the test clock drives it). */
   later(seconds: number, fn: () => void): void;
-  /** Told every time the round changes (test signals, data attributes). */
+  /** Pauses between retries of start-up and reports (setTimeout unless a test injects one). */
+  wait?(ms: number): Promise<void>;
+  /** Told every time the round changes (data attributes, portal events). */
   onChange?(state: round.RoundState): void;
 }
 
-type ShownWheels = ReadonlyArray<{ segments: readonly Segment[] }> | null;
-
-const TOKEN_KEY = 'spincake.token';
 const START_RETRY_MS = 2_000;
+const CARD_DELAY_S = 0.6;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Plays the server's Play step by step through the views. It never decides an
@@ -75,28 +45,37 @@ const START_RETRY_MS = 2_000;
  */
 export class GameController {
   private state: round.RoundState = round.initialRound;
-  private token: string | null = null;
+  private readonly session: Session;
+  private readonly reports: ProgressReports;
+  private readonly wait: (ms: number) => Promise<void>;
+  private readonly out: RevealOut;
   private balanceCents: number | null = null;
-  private offers: StakeOffer[] = STAKES_CENTS.map((stakeCents) => ({ stakeCents, onSale: true }));
+  private sales: Sales = ALL_ON_SALE;
   private stake: StakeCents = STAKES_CENTS[0];
-  private salesOpen = true;
-  private salesMessage = '';
   /** A « Jouer » whose answer never came: pressed again, it is resent with the same playId. */
   private pending: { playId: string; stakeCents: StakeCents } | null = null;
-  private progressChain: Promise<void> = Promise.resolve();
   /** The segments on the wheels now, so a replay can put the table back as it was. */
   private shownWheels: ShownWheels = null;
-  /** During a replay: the past play and how the table looked before it. */
-  private replaying: { play: Play; before: { shown: ShownWheels; rotations: number[] } } | null = null;
+  private replaying: Replay | null = null;
 
-  constructor(private readonly d: ControllerDeps) {}
+  constructor(private readonly d: ControllerDeps) {
+    this.wait = d.wait ?? sleep;
+    this.session = new Session(d.api, d.storage, d.launchToken ?? null);
+    this.reports = new ProgressReports(d.api, this.wait);
+    this.out = d;
+  }
 
   get round(): round.RoundState {
     return this.state;
   }
 
-  get session(): { token: string | null } {
-    return { token: this.token };
+  get token(): string | null {
+    return this.session.token;
+  }
+
+  /** Settles when every progress report sent so far has been answered or given up. */
+  reportsSent(): Promise<void> {
+    return this.reports.sent();
   }
 
   async start(): Promise<void> {
@@ -104,14 +83,15 @@ export class GameController {
     this.showSegments(null);
     this.render();
     for (;;) {
-      const account = await this.connect();
-      if (account) {
+      const connection = await this.session.connect();
+      if (connection.ok) {
         this.d.controls.showMessage(null);
-        this.applyAccount(account);
+        this.applyAccount(connection.account);
         return;
       }
+      if (connection.refused) this.d.controls.showMessage(failureMessage(connection.refused, this.d.strings));
       this.d.controls.showMessage(this.d.strings.errors.network);
-      await new Promise((r) => setTimeout(r, START_RETRY_MS));
+      await this.wait(START_RETRY_MS);
     }
   }
 
@@ -125,14 +105,15 @@ export class GameController {
   }
 
   async play(): Promise<void> {
-    if (!this.canPlay() || !this.token) return;
+    const token = this.session.token;
+    if (!this.canPlay() || !token) return;
     this.d.audio.unlock();
     this.d.audio.play('click');
     this.d.table.clearCelebration();
     this.pending ??= { playId: newPlayId(), stakeCents: this.stake };
     this.setState(round.startBuying(this.state));
     this.d.controls.showMessage(null);
-    const result = await this.d.api.play(this.token, this.pending.stakeCents, this.pending.playId);
+    const result = await this.d.api.play(token, this.pending.stakeCents, this.pending.playId);
     if (result.ok) {
       this.pending = null;
       this.showPlay(result.data.play);
@@ -140,7 +121,7 @@ export class GameController {
     }
     if (result.kind === 'server') this.pending = null;
     this.setState(round.buyFailed(this.state));
-    this.d.controls.showMessage(this.failureMessage(result));
+    this.d.controls.showMessage(failureMessage(result, this.d.strings));
     if (result.kind === 'server' && (result.code === 'SOLD_OUT' || result.code === 'SALES_CLOSED')) {
       void this.refreshAccount();
     }
@@ -172,16 +153,12 @@ export class GameController {
     this.d.audio.unlock();
     this.d.audio.play('spin');
     this.d.table.clearCelebration();
-    const rotations = [0, 1, 2, 3].map((i) => this.d.table.rotationDeg(i));
-    this.replaying = { play, before: { shown: this.shownWheels, rotations } };
-    this.showSegments(play.wheels);
+    this.replaying = Replay.begin(play, this.d.table, this.shownWheels);
+    this.shownWheels = play.wheels;
     this.setState(round.startReplay(this.state));
     this.d.controls.showMessage(null);
-    this.d.controls.announce(this.d.strings.replayNotice(this.playDate(play)));
-    play.wheels.forEach((w, i) => {
-      const plan = planSpin(this.d.table.rotationDeg(i), w.stop, this.d.random, this.d.reducedMotion);
-      void this.d.table.spin(i, plan, this.d.reducedMotion).then(() => this.stopped(play, i));
-    });
+    this.d.controls.announce(this.d.strings.replayNotice(playDate(play, this.d.locale)));
+    play.wheels.forEach((_, i) => this.spin(play, i));
     return true;
   }
 
@@ -198,31 +175,10 @@ export class GameController {
     void this.refreshAccount();
   }
 
-  // ——— start-up ———
-
-  private async connect(): Promise<AccountResponse | null> {
-    this.token ??= this.d.storage.getItem(TOKEN_KEY);
-    if (this.token) {
-      const account = await this.d.api.account(this.token);
-      if (account.ok) return account.data;
-      if (account.kind === 'network') return null;
-      this.token = null;
-    }
-    const session = await this.d.api.openSession(this.d.launchToken ?? undefined);
-    if (!session.ok) {
-      if (session.kind === 'server') this.d.controls.showMessage(this.failureMessage(session));
-      return null;
-    }
-    this.token = session.data.token;
-    this.d.storage.setItem(TOKEN_KEY, this.token);
-    const account = await this.d.api.account(this.token);
-    return account.ok ? account.data : null;
-  }
+  // ——— the account ———
 
   private applyAccount(account: AccountResponse): void {
-    this.offers = account.stakes;
-    this.salesOpen = account.sales.open;
-    this.salesMessage = account.sales.message;
+    this.sales = salesOf(account);
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
       this.showPlay(account.unfinishedPlay);
@@ -234,15 +190,13 @@ export class GameController {
   }
 
   private async refreshAccount(): Promise<void> {
-    if (!this.token) return;
-    const result = await this.d.api.account(this.token);
+    const token = this.session.token;
+    if (!token) return;
+    const result = await this.d.api.account(token);
     if (!result.ok) return;
-    const account = result.data;
-    this.offers = account.stakes;
-    this.salesOpen = account.sales.open;
-    this.salesMessage = account.sales.message;
+    this.sales = salesOf(result.data);
     if (this.state.phase === 'idle') {
-      this.balanceCents = account.balanceCents;
+      this.balanceCents = result.data.balanceCents;
       this.d.controls.showMessage(this.offerMessage());
     }
     this.render();
@@ -266,11 +220,14 @@ export class GameController {
     this.d.audio.unlock();
     this.d.audio.play('spin');
     this.setState(round.launch(this.state, wheels));
-    this.reportProgress(play.playId);
-    for (const i of wheels) {
-      const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.d.reducedMotion);
-      void this.d.table.spin(i, plan, this.d.reducedMotion).then(() => this.stopped(play, i));
-    }
+    this.reports.launched(this.session.token!, play.playId, round.launchedFlags(this.state));
+    for (const i of wheels) this.spin(play, i);
+  }
+
+  /** Turns wheel `i` to the play's stop; `stopped` follows when it rests. */
+  private spin(play: Play, i: number): void {
+    const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.d.reducedMotion);
+    void this.d.table.spin(i, plan, this.d.reducedMotion).then(() => this.stopped(play, i));
   }
 
   private stopped(play: Play, wheel: number): void {
@@ -286,51 +243,34 @@ export class GameController {
   }
 
   private reveal(play: Play): void {
-    this.checkAgainstRules(play);
+    checkAgainstRules(play);
     const replay = this.state.phase === 'replay';
     // A replay shows the past play's figures; the balance stays today's.
     if (!replay) this.balanceCents = play.balanceAfterCents;
-    const t = this.d.strings;
-    const multiple = play.winCents / play.stakeCents;
-    const level = play.winCents === 0 ? 0 : multiple >= 1000 ? 3 : multiple >= 20 ? 2 : 1;
-    const glowing = play.wheels.map((w) => {
-      const s = w.segments[w.stop]!;
-      return (play.jeu1.winCents > 0 && s.symbol === 'bell') || play.jeu2.winCents > 0;
-    });
-    this.d.table.celebrate(level, glowing, this.d.reducedMotion);
-    this.d.audio.play(level === 0 ? 'lose' : level >= 2 ? 'win-big' : 'win-small');
+    celebrateResult(play, this.out);
     this.render();
-    this.d.later(this.d.reducedMotion ? 0 : 0.6, () => {
+    this.d.later(this.d.reducedMotion ? 0 : CARD_DELAY_S, () => {
       if (replay) {
         if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
-          this.d.controls.showResult(play, this.d.reducedMotion, this.playDate(play));
+          this.d.controls.showResult(play, this.d.reducedMotion, playDate(play, this.d.locale));
         }
         return;
       }
       if (this.state.play?.playId !== play.playId) return;
       this.d.controls.showResult(play, this.d.reducedMotion);
     });
-    const money = (c: number) => (c > 0 ? formatCents(c, this.d.locale) : t.noWin);
-    this.d.controls.announce(t.resultLine(t.jeu1, t.bellsFound(play.jeu1.bells), money(play.jeu1.winCents)));
-    this.d.controls.announce(t.resultLine(t.jeu2, t.pointsTotal(play.jeu2.points), money(play.jeu2.winCents)));
-    this.d.controls.announce(play.winCents > 0 ? t.totalLine(formatCents(play.winCents, this.d.locale)) : t.lostTitle);
-    if (!play.finished && !replay) void this.finish(play.playId);
+    announceResult(play, this.out);
+    if (!play.finished && !replay) void this.reports.finished(this.session.token!, play.playId);
   }
 
   /** Back to the table as it was before the replay: same segments, same angles. */
   private endReplay(): void {
-    const before = this.replaying!.before;
+    const replay = this.replaying!;
     this.replaying = null;
     this.d.audio.play('click');
     this.d.controls.hideResult();
     this.d.table.clearCelebration();
-    this.showSegments(before.shown);
-    before.rotations.forEach((deg, i) => {
-      const stop = segmentUnderCursor(deg);
-      // Degrees from that segment's centre, as showStopped's offset (−1…1 of the safe part).
-      const fromCentre = ((((deg + stop * SEGMENT_DEG) % 360) + 540) % 360) - 180;
-      this.d.table.showStopped(i, stop, fromCentre / ((SAFE_FRACTION / 2) * SEGMENT_DEG));
-    });
+    this.shownWheels = replay.restore(this.d.table);
     this.setState(round.toIdle());
     this.d.controls.showMessage(this.offerMessage());
   }
@@ -340,68 +280,14 @@ export class GameController {
     this.d.table.showSegments(wheels);
   }
 
-  private playDate(play: Play): string {
-    return new Date(play.createdAt).toLocaleString(this.d.locale === 'fr' ? 'fr-FR' : 'en-GB', {
-      dateStyle: 'short',
-      timeStyle: 'medium',
-    });
-  }
-
-  /** The client never decides, but it notices when what it shows disagrees with the server. */
-  private checkAgainstRules(play: Play): void {
-    const seen = evaluateWheels(play.wheels, play.stakeCents);
-    if (
-      seen.bells !== play.jeu1.bells ||
-      seen.points !== play.jeu2.points ||
-      seen.jeu1WinCents !== play.jeu1.winCents ||
-      seen.jeu2WinCents !== play.jeu2.winCents ||
-      seen.winCents !== play.winCents
-    ) {
-      console.error('SPINCAKE: the wheels disagree with the server’s result', { playId: play.playId, seen, play });
-    }
-  }
-
-  private reportProgress(playId: string): void {
-    const launched = round.launchedFlags(this.state);
-    const token = this.token!;
-    this.progressChain = this.progressChain.then(() =>
-      this.withRetries(() => this.d.api.progress(token, playId, launched)),
-    );
-  }
-
-  private finish(playId: string): Promise<void> {
-    const token = this.token!;
-    this.progressChain = this.progressChain.then(() => this.withRetries(() => this.d.api.finish(token, playId)));
-    return this.progressChain;
-  }
-
-  private async withRetries(call: () => Promise<{ ok: boolean; kind?: string }>): Promise<void> {
-    for (let attempt = 0; attempt < 4; attempt++) {
-      const result = await call();
-      if (result.ok || result.kind !== 'network') return;
-      await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
-    }
-  }
-
   // ——— what the player may do now ———
 
   private canPlay(): boolean {
-    const offer = this.offers.find((o) => o.stakeCents === this.stake);
-    return round.canBuy(this.state) && this.salesOpen && !!offer?.onSale && this.token !== null;
+    return round.canBuy(this.state) && isOnSale(this.sales, this.stake) && this.session.token !== null;
   }
 
   private offerMessage(): string | null {
-    if (!this.salesOpen) return this.salesMessage || this.d.strings.errors.SALES_CLOSED;
-    const offer = this.offers.find((o) => o.stakeCents === this.stake);
-    if (offer && !offer.onSale) return this.d.strings.errors.SOLD_OUT;
-    return null;
-  }
-
-  private failureMessage(failure: ApiFailure): string {
-    const errors = this.d.strings.errors;
-    if (failure.kind === 'network') return errors.network;
-    if (failure.code === 'SALES_CLOSED' && failure.message) return failure.message;
-    return errors[failure.code as ErrorCode] ?? errors.unknown;
+    return offerMessage(this.sales, this.stake, this.d.strings);
   }
 
   private setState(next: round.RoundState): void {
@@ -413,7 +299,7 @@ export class GameController {
   private render(): void {
     const s = this.state;
     const c = this.d.controls;
-    c.setStakes(this.offers, this.pending?.stakeCents ?? this.stake);
+    c.setStakes(this.sales.offers, this.pending?.stakeCents ?? this.stake);
     const inRound = s.play && s.phase !== 'revealed';
     c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : this.balanceCents);
     c.setControls({

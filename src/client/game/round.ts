@@ -105,7 +105,3 @@ export function launchedFlags(state: RoundState): Launched {
   const flags = state.wheels.map((w) => w !== 'standing');
   return [flags[0]!, flags[1]!, flags[2]!, flags[3]!];
 }
-
-export function isRoundOver(state: RoundState): boolean {
-  return state.phase === 'revealed';
-}

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundaryCount, planSpin, SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor, spinTarget } from './spin.ts';
+import {
+  boundaryCount,
+  planSpin,
+  restingPlace,
+  SAFE_FRACTION,
+  SEGMENT_DEG,
+  segmentUnderCursor,
+  spinTarget,
+} from './spin.ts';
 
 /** Distance in degrees from the cursor to the nearest edge of the segment under it. */
 function marginToEdge(rotation: number): number {
@@ -60,5 +68,27 @@ describe('boundaryCount', () => {
     expect(boundaryCount(29)).toBe(0);
     expect(boundaryCount(31)).toBe(1);
     expect(boundaryCount(360 + 31) - boundaryCount(31)).toBe(6);
+  });
+});
+
+describe('restingPlace', () => {
+  it('reads back the stop and offset a wheel was shown at', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5 }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.integer({ min: -3, max: 3 }),
+        (stop, offset, turns) => {
+          const rotation = -stop * SEGMENT_DEG + offset * (SAFE_FRACTION / 2) * SEGMENT_DEG + 360 * turns;
+          const place = restingPlace(rotation);
+          expect(place.stop).toBe(stop);
+          expect(place.offset).toBeCloseTo(offset, 9);
+        },
+      ),
+    );
+  });
+
+  it('reads a wheel a few degrees past a centre as that segment, offset by those degrees', () => {
+    expect(restingPlace(-2 * SEGMENT_DEG + 9)).toEqual({ stop: 2, offset: 9 / ((SAFE_FRACTION / 2) * SEGMENT_DEG) });
   });
 });

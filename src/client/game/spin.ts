@@ -55,3 +55,14 @@ export function planSpin(fromDeg: number, stop: number, random: () => number, re
   const offset = random() * 2 - 1;
   return { from: fromDeg, to: spinTarget(fromDeg, stop, turns, offset), turns, durationS };
 }
+
+/**
+ * Where a wheel turned by `rotationDeg` rests, as `showStopped` takes it: the segment
+ * under the cursor and the cursor's offset from that segment's centre (−1…1 of the safe
+ * part). Puts a wheel back at an angle with no animation.
+ */
+export function restingPlace(rotationDeg: number): { stop: number; offset: number } {
+  const stop = segmentUnderCursor(rotationDeg);
+  const fromCentreDeg = ((((rotationDeg + stop * SEGMENT_DEG) % 360) + 540) % 360) - 180;
+  return { stop, offset: fromCentreDeg / ((SAFE_FRACTION / 2) * SEGMENT_DEG) };
+}

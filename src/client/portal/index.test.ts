@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameApi } from '../net/api.ts';
+import { readPageOptions } from '../pageOptions.ts';
 import { PortalLink } from './index.ts';
 
 const TOKEN = 'eyJwbGF5ZXJJZCI6ImFsaWNlIiwiZXhwIjoxfQ.c2lnbmF0dXJlLW9mLWFsaWNl';
@@ -22,14 +23,18 @@ class Controls {
 }
 
 describe('PortalLink', () => {
-  it('reads the launch token of the page', () => {
-    expect(new PortalLink(topWindow(`#launchToken=${TOKEN}`)).launchToken).toBe(TOKEN);
-    expect(new PortalLink(topWindow('')).launchToken).toBeNull();
+  it('keeps the launch token of the page', () => {
+    const linkFor = (hash: string) => {
+      const win = topWindow(hash);
+      return new PortalLink(readPageOptions(win.location).launchToken, win);
+    };
+    expect(linkFor(`#launchToken=${TOKEN}`).launchToken).toBe(TOKEN);
+    expect(linkFor('').launchToken).toBeNull();
   });
 
   it('watches the controls without breaking their private state or getters', () => {
     const controls = new Controls();
-    const watched = new PortalLink(topWindow('')).watchControls(controls);
+    const watched = new PortalLink(null, topWindow('')).watchControls(controls);
     watched.setBalance(10_000);
     watched.setBalance(null);
     expect(watched.shown).toEqual([10_000, null]);
@@ -43,14 +48,14 @@ describe('PortalLink', () => {
       openSession: async (launchToken?: string) => (calls.push(launchToken), failure),
       play: async (...args: unknown[]) => (calls.push(args), failure),
     } as unknown as GameApi;
-    const watched = new PortalLink(topWindow('')).watchApi(api);
+    const watched = new PortalLink(null, topWindow('')).watchApi(api);
     expect(await watched.openSession(TOKEN)).toBe(failure);
     expect(await watched.play('t', 100, 'p')).toBe(failure);
     expect(calls).toEqual([TOKEN, ['t', 100, 'p']]);
   });
 
   it('opens no bridge when the game is not framed', async () => {
-    const link = new PortalLink(topWindow(''));
+    const link = new PortalLink(null, topWindow(''));
     await link.connect({ audio: { muted: false }, toggleMute: () => undefined, host: {} as HTMLElement });
     await expect(link.ready()).resolves.toBeUndefined();
   });

@@ -2,11 +2,9 @@ import type { GameApi } from '../net/api.ts';
 import { PortalBridge } from './bridge.ts';
 import { fetchClientConfig } from './clientConfig.ts';
 import { BalanceEvents, ErrorEvents, RoundEvents, type Emit, type RoundLike } from './gameEvents.ts';
-import { launchScopedStorage, readLaunchToken } from './launch.ts';
+import { launchScopedStorage } from './launch.ts';
 import { createPageEffects } from './pageEffects.ts';
 import { originOf, type GameEventPayloads, type GameEventType } from './protocol.ts';
-
-export { readLaunchToken } from './launch.ts';
 
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
@@ -20,13 +18,12 @@ export interface PortalGame {
 }
 
 /**
- * The game's side of the portal embedding, in one object for main.ts: it reads the
- * launch token, scopes the remembered session to it, watches the API, the shown balance
+ * The game's side of the portal embedding, in one object for main.ts: it scopes the
+ * remembered session to the page's launch token, watches the API, the shown balance
  * and the round for the bridge's events, and — only when the game is framed — opens the
- * postMessage bridge to the configured portal origins. Unframed, it only reads the token.
+ * postMessage bridge to the configured portal origins. Unframed, it only scopes the session.
  */
 export class PortalLink {
-  readonly launchToken: string | null;
   private bridge: PortalBridge | null = null;
   /** Events from before the bridge exists (the config is still on its way). */
   private early: { type: GameEventType; payload: GameEventPayloads[GameEventType] }[] = [];
@@ -40,8 +37,11 @@ export class PortalLink {
   /** Framed, but no bridge could be opened (no config, or a parent that is no portal). */
   private silent = false;
 
-  constructor(private readonly win: Window = window) {
-    this.launchToken = readLaunchToken(win.location);
+  constructor(
+    /** The page's launch token (PageOptions), or null. */
+    readonly launchToken: string | null,
+    private readonly win: Window = window,
+  ) {
     this.framed = win.parent !== win;
     this.emit = (type, payload) => {
       if (!this.framed || this.silent) return;

@@ -2,6 +2,7 @@ import gsap from 'gsap';
 import type { Play, StakeOffer } from '../../rules/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
+import type { ControlsState, ControlsView } from '../game/views.ts';
 import type { Strings } from '../i18n/index.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import type { Layout } from './layout.ts';
@@ -17,20 +18,12 @@ export interface HudHandlers {
   closeResult(): void;
 }
 
-export interface ControlsState {
-  canPlay: boolean;
-  buying: boolean;
-  canGo: readonly boolean[];
-  canGoAll: boolean;
-  stakesEnabled: boolean;
-}
-
 /**
  * The DOM layer over the canvas: every control is a real <button> with a French
  * accessible name, positioned from the same layout as the wheels; plus the result
  * card, the message line and a polite live region.
  */
-export class Hud {
+export class Hud implements ControlsView {
   readonly root: HTMLElement;
   readonly canvasHost: HTMLElement;
   private readonly goButtons: HTMLButtonElement[];

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { readPageOptions } from '../pageOptions.ts';
 import { isSoftwareRenderer, rendererPreference } from './renderer.ts';
+
+const forcedBy = (search: string) => readPageOptions({ search, hash: '' }).renderer;
 
 describe('rendererPreference', () => {
   it('uses WebGL only when a fast one is there', () => {
-    expect(rendererPreference('', () => true)).toEqual(['webgl', 'canvas']);
-    expect(rendererPreference('', () => false)).toEqual(['canvas']);
+    expect(rendererPreference(forcedBy(''), () => true)).toEqual(['webgl', 'canvas']);
+    expect(rendererPreference(forcedBy(''), () => false)).toEqual(['canvas']);
   });
 
   it('obeys ?renderer= without probing', () => {
     const probe = () => {
       throw new Error('must not probe');
     };
-    expect(rendererPreference('?renderer=webgl', probe)).toEqual(['webgl']);
-    expect(rendererPreference('?renderer=canvas', probe)).toEqual(['canvas']);
+    expect(rendererPreference(forcedBy('?renderer=webgl'), probe)).toEqual(['webgl']);
+    expect(rendererPreference(forcedBy('?renderer=canvas'), probe)).toEqual(['canvas']);
   });
 });
 

@@ -1,16 +1,15 @@
 import type { RendererPreference } from 'pixi.js';
+import type { RendererChoice } from '../pageOptions.ts';
 
 /**
  * Which Pixi backend to use. WebGL only where the browser offers a real GPU: a context
  * made with `failIfMajorPerformanceCaveat`, whose renderer is not a software
  * rasteriser (Chromium still hands SwiftShader out under that flag in headless and
  * blocklisted setups). Elsewhere the 2D canvas renderer, which holds 60 fps there.
- * `?renderer=webgl|canvas` forces one for benchmarks and tests.
+ * `forced` (the page's `?renderer=webgl|canvas`) picks one for benchmarks and tests.
  */
-export function rendererPreference(search: string, hasFastWebGL: () => boolean): RendererPreference[] {
-  const forced = new URLSearchParams(search).get('renderer');
-  if (forced === 'webgl') return ['webgl'];
-  if (forced === 'canvas') return ['canvas'];
+export function rendererPreference(forced: RendererChoice | null, hasFastWebGL: () => boolean): RendererPreference[] {
+  if (forced) return [forced];
   return hasFastWebGL() ? ['webgl', 'canvas'] : ['canvas'];
 }
 

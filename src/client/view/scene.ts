@@ -3,15 +3,14 @@ import gsap from 'gsap';
 import { Application, Container } from 'pixi.js';
 import { createSprinkle } from '../art/symbols.ts';
 import { SPRINKLE_COLORS } from '../art/palette.ts';
-import type { Segment } from '../../rules/unit.ts';
 import type { SpinPlan } from '../game/spin.ts';
+import type { ShownWheels, TableView } from '../game/views.ts';
+import type { WinLevel } from '../game/winLevels.ts';
+import type { RendererChoice } from '../pageOptions.ts';
 import type { Layout } from '../ui/layout.ts';
 import { hasFastWebGL, rendererPreference } from './renderer.ts';
 import { DomWheelLayers, PixiWheelLayers } from './wheelLayers.ts';
 import { WheelView } from './wheelView.ts';
-
-/** How big a celebration is: 0 none, 1 small win … 3 jackpot. */
-export type Celebration = 0 | 1 | 2 | 3;
 
 /**
  * The drawn part of the table: four cake stands and the sprinkles. Buttons, text
@@ -22,7 +21,7 @@ export type Celebration = 0 | 1 | 2 | 3;
  * DomWheelLayers), turned by the compositor, and Pixi's own canvas, above them, holds
  * only the sprinkles of a win.
  */
-export class Scene {
+export class Scene implements TableView {
   readonly wheels: WheelView[] = [];
   private readonly sprinkles = new Container();
   private dirty = true;
@@ -39,13 +38,13 @@ export class Scene {
 
   static async create(
     host: HTMLElement,
-    search: string,
+    renderer: RendererChoice | null,
     onTick: (wheel: number) => void,
     random: () => number = Math.random,
   ): Promise<Scene> {
     const app = new Application();
     await app.init({
-      preference: rendererPreference(search, hasFastWebGL),
+      preference: rendererPreference(renderer, hasFastWebGL),
       resolution: Math.min(window.devicePixelRatio || 1, 3),
       autoDensity: true,
       backgroundAlpha: 0,
@@ -114,7 +113,7 @@ export class Scene {
     layout.wheels.forEach((slot, i) => this.wheels[i]!.place(slot.x, slot.y, slot.radius));
   }
 
-  showSegments(wheels: ReadonlyArray<{ segments: readonly Segment[] }> | null): void {
+  showSegments(wheels: ShownWheels): void {
     this.dirty = true;
     this.wheels.forEach((w, i) => w.showSegments(wheels ? wheels[i]!.segments : null));
   }
@@ -137,11 +136,11 @@ export class Scene {
   }
 
   /** The segments under the cursors glow; sprinkles rain, more for bigger wins. */
-  celebrate(level: Celebration, glowing: readonly boolean[], reducedMotion: boolean): void {
+  celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void {
     this.dirty = true;
     glowing.forEach((on, i) => this.wheels[i]!.setGlow(on, reducedMotion));
-    if (level === 0 || reducedMotion) return;
-    const count = [0, 40, 90, 160][level]!;
+    const count = level.sprinkles;
+    if (count === 0 || reducedMotion) return;
     const { width, height } = this.app.screen;
     for (let k = 0; k < count; k++) {
       const color = SPRINKLE_COLORS[k % SPRINKLE_COLORS.length]!;
@@ -154,7 +153,7 @@ export class Scene {
         x: s.x + (this.random() - 0.5) * 160,
         rotation: s.rotation + (this.random() - 0.5) * 12,
         duration: 1.8 + this.random() * 1.6,
-        delay: this.random() * (level === 3 ? 1.6 : 0.6),
+        delay: this.random() * level.sprinkleSpreadS,
         ease: 'power1.in',
         onComplete: () => {
           s.destroy({ children: true });

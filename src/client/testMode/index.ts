@@ -1,11 +1,12 @@
 import gsap from 'gsap';
-import type { RoundState } from './game/round.ts';
-import { SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor } from './game/spin.ts';
+import type { RoundState } from '../game/round.ts';
+import { restingPlace, segmentUnderCursor } from '../game/spin.ts';
 
 /**
  * `?test=1`: the only global, `window.spincake`, with a clock that tests drive. All
  * motion runs on GSAP's global timeline, so freezing it stops every spin, glow, card
  * and sprinkle at an exact moment, and `advance` moves them by exact milliseconds.
+ * main.ts imports this module only in test mode: the normal page never loads it.
  */
 export interface SpincakeTestApi {
   /** Phase, wheel states and overlay state, as the data attributes on <body> also say. */
@@ -35,22 +36,6 @@ declare global {
   interface Window {
     spincake?: SpincakeTestApi;
   }
-}
-
-export function isTestMode(search: string): boolean {
-  return new URLSearchParams(search).get('test') === '1';
-}
-
-/** A small seeded PRNG (mulberry32) so spins land the same way in every test run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FRAME_S = 1 / 60;
@@ -86,17 +71,8 @@ export function installTestApi(hooks: {
     cursors: () => [0, 1, 2, 3].map((i) => segmentUnderCursor(hooks.table.rotationDeg(i))),
     token: () => hooks.token(),
     turnWheel: (wheel, deg) => {
-      const target = hooks.table.rotationDeg(wheel) + deg;
-      const stop = segmentUnderCursor(target);
-      // Degrees from the centre of that segment, as showStopped's offset (−1…1 of the safe part).
-      const fromCentre = ((((target + stop * SEGMENT_DEG) % 360) + 540) % 360) - 180;
-      hooks.table.showStopped(wheel, stop, fromCentre / ((SAFE_FRACTION / 2) * SEGMENT_DEG));
+      const { stop, offset } = restingPlace(hooks.table.rotationDeg(wheel) + deg);
+      hooks.table.showStopped(wheel, stop, offset);
     },
   };
-}
-
-/** Mirrors the round onto <body> so tests (and CSS) can wait on it without polling the page's JS. */
-export function reflectRound(state: RoundState): void {
-  document.body.dataset.phase = state.phase;
-  document.body.dataset.wheels = state.wheels.join(',');
 }

@@ -1,0 +1,387 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Play } from '../../rules/api.ts';
+import { fr } from '../i18n/fr.ts';
+import { GameController } from './controller.ts';
+import {
+  FakeApi,
+  FakeAudio,
+  FakeClock,
+  FakeControls,
+  FakeTable,
+  makeAccount,
+  makePlay,
+  memoryStorage,
+  NETWORK_DOWN,
+  refusal,
+  settle,
+} from './fakes.ts';
+import { mulberry32 } from '../../common/seededRandom.ts';
+import { restingPlace } from './spin.ts';
+
+const STORED = { 'spincake.token': 'token-kept' };
+
+function setUp(options: { storage?: Record<string, string>; launchToken?: string | null } = {}) {
+  const api = new FakeApi();
+  const table = new FakeTable();
+  const controls = new FakeControls();
+  const audio = new FakeAudio();
+  const clock = new FakeClock();
+  const storage = memoryStorage(options.storage ?? STORED);
+  const phases: string[] = [];
+  const controller = new GameController({
+    api,
+    table,
+    controls,
+    audio,
+    strings: fr,
+    locale: 'fr',
+    storage,
+    random: mulberry32(7),
+    reducedMotion: false,
+    launchToken: options.launchToken ?? null,
+    later: clock.later,
+    wait: clock.wait,
+    onChange: (state) => phases.push(state.phase),
+  });
+  return { api, table, controls, audio, clock, storage, controller, phases };
+}
+
+type Game = ReturnType<typeof setUp>;
+
+/** Starts the game and buys `play` (its playId becomes the one the controller made). */
+async function buy(game: Game, play: Play): Promise<Play> {
+  game.api.nextPlay = play;
+  await game.controller.start();
+  await game.controller.play();
+  return game.controller.round.play!;
+}
+
+let consoleError: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  // Every play here agrees with the rules: the controller must never see a disagreement.
+  expect(consoleError).not.toHaveBeenCalled();
+  consoleError.mockRestore();
+});
+
+describe('GameController start-up', () => {
+  it('resumes the remembered session and shows the account', async () => {
+    const game = setUp();
+    await game.controller.start();
+    expect(game.api.callsOf('account')).toEqual([['token-kept']]);
+    expect(game.api.callsOf('openSession')).toEqual([]);
+    expect(game.controller.round.phase).toBe('idle');
+    expect(game.controls.balance).toBe(10_000);
+    expect(game.controls.message).toBeNull();
+    expect(game.controls.controls).toMatchObject({ canPlay: true, canGoAll: false, stakesEnabled: true });
+  });
+
+  it('opens a session with the launch token when none is remembered, and remembers it', async () => {
+    const game = setUp({ storage: {}, launchToken: 'launch.sig' });
+    await game.controller.start();
+    expect(game.api.callsOf('openSession')).toEqual([['launch.sig']]);
+    expect(game.storage.map.get('spincake.token')).toBe('token-new');
+    expect(game.controller.token).toBe('token-new');
+  });
+
+  it('opens a new session when the server no longer knows the remembered one', async () => {
+    const game = setUp();
+    game.api.script.account.push(refusal('NO_SESSION'));
+    await game.controller.start();
+    expect(game.api.callsOf('account')).toEqual([['token-kept'], ['token-new']]);
+    expect(game.controller.token).toBe('token-new');
+  });
+
+  it('retries every 2 s while the network is down, saying so', async () => {
+    const game = setUp();
+    game.api.script.account.push(NETWORK_DOWN, NETWORK_DOWN);
+    await game.controller.start();
+    expect(game.clock.waits).toEqual([2_000, 2_000]);
+    expect(game.controls.messages).toEqual([fr.errors.network, fr.errors.network, null, null]);
+    expect(game.controller.round.phase).toBe('idle');
+  });
+
+  it('says when sales are closed, in the operator’s words, and sells nothing', async () => {
+    const game = setUp();
+    game.api.accountNow = makeAccount({ sales: { open: false, opensAt: null, closesAt: null, message: 'Fermé' } });
+    await game.controller.start();
+    expect(game.controls.message).toBe('Fermé');
+    expect(game.controls.controls?.canPlay).toBe(false);
+    await game.controller.play();
+    expect(game.api.callsOf('play')).toEqual([]);
+  });
+});
+
+describe('GameController round', () => {
+  it('launches each wheel with its own GO, in any order, and lands each on the server’s stop', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({ stops: [1, 2, 3, 4], points: 100 }));
+    expect(game.controller.round.phase).toBe('ready');
+    expect(game.controls.balance).toBe(10_000 - 100);
+    expect(game.table.shown).toBe(play.wheels);
+
+    for (const [i, wheel] of [2, 0, 3, 1].entries()) {
+      game.controller.go(wheel);
+      expect(game.table.turning).toEqual([wheel]);
+      await game.table.land(wheel);
+      expect(game.table.cursors()[wheel]).toBe(play.wheels[wheel]!.stop);
+      expect(game.controller.round.phase).toBe(i < 3 ? 'spinning' : 'revealed');
+    }
+    expect(game.api.callsOf('progress')).toEqual([
+      ['token-kept', play.playId, [false, false, true, false]],
+      ['token-kept', play.playId, [true, false, true, false]],
+      ['token-kept', play.playId, [true, false, true, true]],
+      ['token-kept', play.playId, [true, true, true, true]],
+    ]);
+    await game.controller.reportsSent();
+    expect(game.api.callsOf('finish')).toEqual([['token-kept', play.playId]]);
+    expect(game.table.cursors()).toEqual([1, 2, 3, 4]);
+    expect(game.controls.balance).toBe(play.balanceAfterCents);
+    expect(game.controls.announced).toContain(fr.wheelResult(3, 100, fr.symbols.cupcake));
+  });
+
+  it('shows the card a moment after the last stop, then goes back to an idle table', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({}));
+    game.controller.goAll();
+    await game.table.land();
+    expect(game.controls.results).toEqual([]);
+    expect(game.clock.pending.map((p) => p.seconds)).toEqual([0.6]);
+    game.clock.runLater();
+    expect(game.controls.results).toEqual([{ playId: play.playId }]);
+
+    game.controller.closeResult();
+    await settle();
+    expect(game.controls.hidden).toBe(1);
+    expect(game.controller.round.phase).toBe('idle');
+    expect(game.api.callsOf('account')).toHaveLength(2);
+  });
+
+  it('launches every standing wheel with the common GO, reported once', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({ stops: [5, 0, 2, 3] }));
+    game.controller.goAll();
+    expect(game.table.turning).toEqual([0, 1, 2, 3]);
+    expect(game.audio.cues.filter((c) => c === 'spin')).toHaveLength(1);
+    await game.table.land();
+    expect(game.table.cursors()).toEqual([5, 0, 2, 3]);
+    expect(game.api.callsOf('progress')).toEqual([['token-kept', play.playId, [true, true, true, true]]]);
+    expect(game.controller.round.phase).toBe('revealed');
+  });
+
+  it('mixes two single GOs then the common one, which launches only the wheels still standing', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({ stops: [0, 1, 2, 3] }));
+    game.controller.go(1);
+    game.controller.go(3);
+    expect(game.controls.controls?.canGo).toEqual([true, false, true, false]);
+    await game.table.land(3);
+    game.controller.goAll();
+    expect(game.table.spins.map((s) => s.wheel)).toEqual([1, 3, 0, 2]);
+    await game.table.land();
+    expect(game.table.cursors()).toEqual([0, 1, 2, 3]);
+    expect(game.api.callsOf('progress').map((c) => c.slice(1))).toEqual([
+      [play.playId, [false, true, false, false]],
+      [play.playId, [false, true, false, true]],
+      [play.playId, [true, true, true, true]],
+    ]);
+    expect(game.controller.round.phase).toBe('revealed');
+    // Nothing more to launch: GO pressed again does nothing.
+    game.controller.go(0);
+    game.controller.goAll();
+    expect(game.table.spins).toHaveLength(4);
+  });
+
+  it('celebrates by the win level of the lot, glowing the wheels that won', async () => {
+    const lose = setUp();
+    await buy(lose, makePlay({ points: 0 }));
+    lose.controller.goAll();
+    await lose.table.land();
+    expect(lose.table.celebrations.map((c) => c.level.rank)).toEqual([0]);
+    expect(lose.audio.cues.at(-1)).toBe('lose');
+
+    const bells = setUp();
+    const won = await buy(bells, makePlay({ bells: 4, points: 0 }));
+    expect(won.winCents).toBeGreaterThanOrEqual(1000 * won.stakeCents);
+    bells.controller.goAll();
+    await bells.table.land();
+    expect(bells.table.celebrations.map((c) => [c.level.rank, c.glowing])).toEqual([[3, [true, true, true, true]]]);
+    expect(bells.audio.cues).toContain('win-big');
+    expect(bells.controls.announced.at(-1)).toMatch(/^Gain total/);
+  });
+});
+
+describe('GameController resumed round', () => {
+  it('shows the wheels already launched stopped on their result, and lets the others go', async () => {
+    const game = setUp();
+    const unfinished = makePlay({ playId: 'left', stops: [3, 1, 4, 0], launched: [true, false, true, false] });
+    game.api.accountNow = makeAccount({ unfinishedPlay: unfinished });
+    await game.controller.start();
+    expect(game.controller.round.phase).toBe('spinning');
+    expect(game.controller.round.wheels).toEqual(['stopped', 'standing', 'stopped', 'standing']);
+    expect([game.table.cursors()[0], game.table.cursors()[2]]).toEqual([3, 4]);
+    expect(game.controls.announced).toContain(fr.resumeNotice);
+    expect(game.controls.controls?.canGo).toEqual([false, true, false, true]);
+    expect(game.controls.balance).toBe(unfinished.balanceBeforeCents - unfinished.stakeCents);
+
+    game.controller.goAll();
+    expect(game.table.turning).toEqual([1, 3]);
+    await game.table.land();
+    expect(game.table.cursors()).toEqual([3, 1, 4, 0]);
+    await game.controller.reportsSent();
+    expect(game.api.callsOf('progress')).toEqual([['token-kept', 'left', [true, true, true, true]]]);
+    expect(game.api.callsOf('finish')).toEqual([['token-kept', 'left']]);
+  });
+
+  it('reveals at once a round whose wheels all stopped, and finishes it', async () => {
+    const game = setUp();
+    const unfinished = makePlay({ playId: 'seen', launched: [true, true, true, true] });
+    game.api.accountNow = makeAccount({ unfinishedPlay: unfinished });
+    await game.controller.start();
+    expect(game.controller.round.phase).toBe('revealed');
+    expect(game.table.spins).toEqual([]);
+    await game.controller.reportsSent();
+    expect(game.api.callsOf('finish')).toEqual([['token-kept', 'seen']]);
+    game.clock.runLater();
+    expect(game.controls.results).toEqual([{ playId: 'seen' }]);
+    expect(game.controls.balance).toBe(unfinished.balanceAfterCents);
+  });
+});
+
+describe('GameController replay', () => {
+  it('plays a past play on the wheels, buys and reports nothing, then puts the table back', async () => {
+    const game = setUp();
+    const current = await buy(game, makePlay({ stops: [1, 1, 1, 1] }));
+    game.controller.goAll();
+    await game.table.land();
+    game.api.accountNow = makeAccount({ balanceCents: current.balanceAfterCents });
+    game.controller.closeResult();
+    await settle();
+    const anglesBefore = [...game.table.rotations];
+    const callsBefore = game.api.calls.length;
+
+    const past = makePlay({ playId: 'past', stops: [4, 3, 2, 5], balanceBeforeCents: 500 });
+    expect(game.controller.replay(past)).toBe(true);
+    expect(game.controller.round.phase).toBe('replay');
+    expect(game.table.shown).toBe(past.wheels);
+    expect(game.controls.announced.at(-1)).toMatch(/^Rediffusion de la partie du 14\/03\/2026/);
+    expect(game.table.turning).toEqual([0, 1, 2, 3]);
+    await game.table.land();
+    expect(game.table.cursors()).toEqual([4, 3, 2, 5]);
+    game.clock.runLater();
+    expect(game.controls.results.at(-1)).toEqual({ playId: 'past', replayOf: expect.stringMatching(/^14\/03\/2026/) });
+    // Today's balance stays; nothing bought, reported or finished.
+    expect(game.controls.balance).toBe(current.balanceAfterCents);
+    expect(game.api.calls.length).toBe(callsBefore);
+
+    game.controller.closeResult();
+    expect(game.controller.round.phase).toBe('idle');
+    expect(game.table.shown).toBe(current.wheels);
+    expect(game.table.cursors()).toEqual([1, 1, 1, 1]);
+    game.table.rotations.forEach((deg, i) => {
+      expect(restingPlace(deg).offset).toBeCloseTo(restingPlace(anglesBefore[i]!).offset, 9);
+    });
+    expect(game.api.calls.length).toBe(callsBefore);
+  });
+
+  it('refuses a replay over a live round', async () => {
+    const game = setUp();
+    await buy(game, makePlay({}));
+    expect(game.controller.replay(makePlay({ playId: 'past' }))).toBe(false);
+    expect(game.controller.round.phase).toBe('ready');
+    expect(game.table.spins).toEqual([]);
+  });
+});
+
+describe('GameController network failures', () => {
+  it('resends a « Jouer » whose answer never came with the same playId and stake', async () => {
+    const game = setUp();
+    await game.controller.start();
+    game.controller.selectStake(200);
+    game.api.script.play.push(NETWORK_DOWN);
+    await game.controller.play();
+    expect(game.controller.round.phase).toBe('idle');
+    expect(game.controls.message).toBe(fr.errors.network);
+    expect(game.controls.controls?.stakesEnabled).toBe(false);
+    // The stake is held until that play is settled.
+    game.controller.selectStake(500);
+    expect(game.controls.stakes?.selected).toBe(200);
+
+    await game.controller.play();
+    const [first, second] = game.api.callsOf('play');
+    expect(second).toEqual(first);
+    expect(first).toEqual(['token-kept', 200, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(game.controller.round.phase).toBe('ready');
+    expect(game.controller.round.play?.playId).toBe(first![2]);
+    expect(game.controls.balance).toBe(10_000 - 200);
+  });
+
+  it('forgets a refused « Jouer »: the next press is a new play', async () => {
+    const game = setUp();
+    await game.controller.start();
+    game.api.script.play.push(refusal('INSUFFICIENT_BALANCE'));
+    await game.controller.play();
+    expect(game.controls.message).toBe(fr.errors.INSUFFICIENT_BALANCE);
+    await game.controller.play();
+    const [first, second] = game.api.callsOf('play');
+    expect(second![2]).not.toBe(first![2]);
+  });
+
+  it('reads the account again when the stake sold out', async () => {
+    const game = setUp();
+    await game.controller.start();
+    game.api.script.play.push(refusal('SOLD_OUT'));
+    game.api.accountNow = makeAccount({
+      stakes: [{ stakeCents: 100, onSale: false }, ...makeAccount().stakes.slice(1)],
+    });
+    await game.controller.play();
+    await settle();
+    expect(game.api.callsOf('account')).toHaveLength(2);
+    expect(game.controls.message).toBe(fr.errors.SOLD_OUT);
+    expect(game.controls.controls?.canPlay).toBe(false);
+  });
+
+  it('retries progress and finish while the network fails, in order, with the same playId', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({}));
+    game.api.script.progress.push(NETWORK_DOWN, NETWORK_DOWN);
+    game.api.script.finish.push(NETWORK_DOWN);
+    game.controller.goAll();
+    await game.table.land();
+    await game.controller.reportsSent();
+    expect(game.api.calls.filter((c) => c.name === 'progress' || c.name === 'finish')).toEqual([
+      { name: 'progress', args: ['token-kept', play.playId, [true, true, true, true]] },
+      { name: 'progress', args: ['token-kept', play.playId, [true, true, true, true]] },
+      { name: 'progress', args: ['token-kept', play.playId, [true, true, true, true]] },
+      { name: 'finish', args: ['token-kept', play.playId] },
+      { name: 'finish', args: ['token-kept', play.playId] },
+    ]);
+    expect(game.clock.waits).toEqual([500, 1_000, 500]);
+  });
+
+  it('gives a report up after four attempts, and never retries a refusal', async () => {
+    const game = setUp();
+    await buy(game, makePlay({}));
+    game.api.script.progress.push(NETWORK_DOWN, NETWORK_DOWN, NETWORK_DOWN, NETWORK_DOWN);
+    game.api.script.finish.push(refusal('NOT_FOUND'));
+    game.controller.goAll();
+    await game.table.land();
+    await game.controller.reportsSent();
+    expect(game.api.callsOf('progress')).toHaveLength(4);
+    expect(game.api.callsOf('finish')).toHaveLength(1);
+    expect(game.clock.waits).toEqual([500, 1_000, 1_500, 2_000]);
+  });
+});
+
+describe('GameController sound', () => {
+  it('mutes and unmutes, telling the controls', async () => {
+    const game = setUp();
+    await game.controller.start();
+    expect(game.controls.muted).toBe(false);
+    game.controller.toggleMute();
+    expect(game.audio.muted).toBe(true);
+    expect(game.controls.muted).toBe(true);
+  });
+});

@@ -1,0 +1,39 @@
+import type { Play, StakeOffer } from '../../rules/api.ts';
+import type { StakeCents } from '../../rules/stakes.ts';
+import type { Segment } from '../../rules/unit.ts';
+import type { SpinPlan } from './spin.ts';
+import type { WinLevel } from './winLevels.ts';
+
+/** The segments on the four wheels, or null for the idle table's own cakes. */
+export type ShownWheels = ReadonlyArray<{ segments: readonly Segment[] }> | null;
+
+/** What the game needs from the drawn table (view/scene.ts implements it). */
+export interface TableView {
+  showSegments(wheels: ShownWheels): void;
+  showStopped(wheel: number, stop: number, offset: number): void;
+  rotationDeg(wheel: number): number;
+  spin(wheel: number, plan: SpinPlan, reducedMotion: boolean): Promise<void>;
+  celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void;
+  clearCelebration(): void;
+}
+
+/** Which buttons the player may use now. */
+export interface ControlsState {
+  canPlay: boolean;
+  buying: boolean;
+  canGo: readonly boolean[];
+  canGoAll: boolean;
+  stakesEnabled: boolean;
+}
+
+/** What the game needs from the DOM controls (ui/hud.ts implements it). */
+export interface ControlsView {
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void;
+  setControls(c: ControlsState): void;
+  setBalance(cents: number | null): void;
+  setMuted(muted: boolean): void;
+  showMessage(text: string | null): void;
+  announce(text: string): void;
+  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
+  hideResult(): void;
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { readPageOptions } from './pageOptions.ts';
+
+const TOKEN = 'eyJwbGF5ZXJJZCI6ImFsaWNlIiwiZXhwIjoxfQ.c2lnbmF0dXJlLW9mLWFsaWNl';
+
+describe('readPageOptions', () => {
+  it('gives the plain page French, no test mode, the renderer left to the game and no launch', () => {
+    expect(readPageOptions({ search: '', hash: '' })).toEqual({
+      locale: 'fr',
+      testMode: false,
+      seed: 1,
+      renderer: null,
+      launchToken: null,
+    });
+  });
+
+  it('reads each option of the query', () => {
+    const options = readPageOptions({
+      search: `?lang=en&test=1&seed=7&renderer=canvas`,
+      hash: `#launchToken=${TOKEN}`,
+    });
+    expect(options).toEqual({ locale: 'en', testMode: true, seed: 7, renderer: 'canvas', launchToken: TOKEN });
+    expect(readPageOptions({ search: '?renderer=webgl', hash: '' }).renderer).toBe('webgl');
+  });
+
+  it('ignores values it does not know', () => {
+    const options = readPageOptions({ search: '?lang=de&test=yes&renderer=vulkan', hash: '' });
+    expect(options.locale).toBe('fr');
+    expect(options.testMode).toBe(false);
+    expect(options.renderer).toBeNull();
+  });
+});
