@@ -45,6 +45,12 @@ describe('spinTarget', () => {
   });
 });
 
+describe('spinTarget at the edge of float rounding', () => {
+  it('adds no extra turn for a landing a hair behind the start (found by the property above)', () => {
+    expect(spinTarget(0, 0, 1, -1.5789838572446674e-15)).toBe(360);
+  });
+});
+
 describe('planSpin', () => {
   it('gives wheels different turns and durations from different random draws', () => {
     const a = planSpin(0, 1, () => 0.1, false);

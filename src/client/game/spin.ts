@@ -42,7 +42,8 @@ export function spinTarget(fromDeg: number, stop: number, turns: number, offset:
   const clamped = Math.max(-1, Math.min(1, offset));
   const landing = -stop * SEGMENT_DEG + clamped * (SAFE_FRACTION / 2) * SEGMENT_DEG;
   const forward = mod(landing - fromDeg, 360);
-  return fromDeg + forward + 360 * turns;
+  // A landing a hair behind the start rounds to a hair under 360: that is no extra turn.
+  return fromDeg + (forward > 360 - 1e-9 ? 0 : forward) + 360 * turns;
 }
 
 /**
