@@ -1,6 +1,12 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { accountSchema, playResponseSchema, playsPageSchema, sessionSchema, withErrors } from './schemas.ts';
+import {
+  AccountResponseSchema as accountSchema,
+  PlayResponseSchema as playResponseSchema,
+  PlaysPageSchema as playsPageSchema,
+  SessionResponseSchema as sessionSchema,
+} from '../../contract/api.ts';
+import { withErrors } from './schemas.ts';
 
 /**
  * The response schemas drive fast-json-stringify: these bodies were pinned byte for byte
