@@ -1,14 +1,30 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 
-/** Layers and what each may import: rules ← emission ← server; rules ← client. */
-const layer = (files, forbidden, message) => ({
+/**
+ * Layers and what each may import: rules ← contract ← server; rules ← emission ← server;
+ * rules and contract (types, and errorCodes.ts as a value) ← client. Inside the server,
+ * rooms: blocks (the block files), http (request context, authentication, errors,
+ * headers, views), routes (the API), testMode (plugged in from outside; main.ts and the
+ * test harness load it). And no import circle anywhere in src/ (import-x/no-cycle below).
+ *
+ * A later block that sets the same rule for the same file replaces the earlier one's
+ * options: a room inside src/server therefore repeats the server's own bans (SERVER).
+ */
+const layer = (files, forbidden, message, ignores = []) => ({
   files,
+  ignores,
   rules: {
     'no-restricted-imports': ['error', { patterns: forbidden.map((group) => ({ group: [group], message })) }],
   },
 });
+
+const SERVER = ['**/client/**', 'pixi.js', 'gsap', '**/rules/api.ts'];
+const SERVER_MESSAGE =
+  'src/server never imports the client; the API types come from src/contract, not src/rules/api.ts; ' +
+  'test mode (src/server/testMode) is loaded only by main.ts (dynamic import) and the test harness.';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', '.tmp', 'test-results', 'playwright-report'] },
@@ -22,23 +38,141 @@ export default tseslint.config(
   },
   layer(
     ['src/rules/**'],
-    ['**/emission/**', '**/server/**', '**/client/**', 'node:*', 'pixi.js', 'gsap', 'fastify', 'better-sqlite3', 'pg'],
+    [
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      '**/contract/**',
+      'node:*',
+      'pixi.js',
+      'gsap',
+      'fastify',
+      'better-sqlite3',
+      'pg',
+      '@sinclair/typebox',
+    ],
     'src/rules is pure: it imports nothing outside itself.',
   ),
   layer(
     ['src/common/**'],
-    ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', 'node:*', 'pixi.js', 'gsap', 'fastify'],
+    [
+      '**/rules/**',
+      '**/contract/**',
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      'node:*',
+      'pixi.js',
+      'gsap',
+      'fastify',
+    ],
     'src/common holds small pure helpers for every layer: it imports nothing.',
   ),
   layer(
+    ['src/contract/**'],
+    [
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      '**/common/**',
+      '**/rules/api.ts',
+      'node:*',
+      'pixi.js',
+      'gsap',
+      'fastify',
+      'better-sqlite3',
+      'pg',
+    ],
+    'src/contract (the HTTP API, defined once) imports only src/rules and @sinclair/typebox.',
+    // While src/rules/api.ts lives on, a test holds the contract's types equal to it.
+    ['src/contract/api.test.ts'],
+  ),
+  layer(
+    ['src/contract/errorCodes.ts'],
+    ['**'],
+    'src/contract/errorCodes.ts is imported by the browser as a value: it imports nothing (no schema library).',
+  ),
+  layer(
     ['src/emission/**'],
-    ['**/server/**', '**/client/**', 'pixi.js', 'gsap', 'fastify'],
+    ['**/server/**', '**/client/**', '**/contract/**', 'pixi.js', 'gsap', 'fastify'],
     'src/emission imports only src/rules and Node.',
   ),
-  layer(['src/server/**'], ['**/client/**', 'pixi.js', 'gsap'], 'src/server never imports the client.'),
+  layer(['src/server/**'], [...SERVER, '**/testMode/**'], SERVER_MESSAGE, [
+    'src/server/testMode/**',
+    'src/server/testing/**',
+  ]),
+  layer(['src/server/testMode/**', 'src/server/testing/**'], SERVER, SERVER_MESSAGE),
+  layer(
+    ['src/server/blocks/**'],
+    [
+      ...SERVER,
+      '**/testMode/**',
+      '**/http/**',
+      '**/routes/**',
+      '**/contract/**',
+      '**/app.ts',
+      '**/server.ts',
+      '**/main.ts',
+    ],
+    'src/server/blocks (the block files on sale) imports only src/emission, src/rules and the store types.',
+  ),
+  layer(
+    ['src/server/http/**'],
+    [...SERVER, '**/testMode/**', '**/routes/**', '**/emission/**', '**/app.ts', '**/server.ts', '**/main.ts'],
+    'src/server/http (request context, authentication, errors, headers, views) is below the routes and the app.',
+  ),
+  layer(
+    ['src/server/routes/**'],
+    [...SERVER, '**/testMode/**', '**/emission/**', '**/seededRandom.ts', '**/app.ts', '**/server.ts', '**/main.ts'],
+    'src/server/routes are the API as sold: no test fixtures, no emission, and never the app that registers them.',
+  ),
+  {
+    // no-restricted-imports does not see import(): only main.ts may load test mode that way.
+    files: ['src/**'],
+    ignores: ['src/server/main.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/testMode/]',
+          message: 'test mode is loaded only by src/server/main.ts (when SPINCAKE_TEST_MODE=1).',
+        },
+      ],
+    },
+  },
   layer(
     ['src/client/**'],
     ['**/server/**', '**/emission/**', 'node:*', 'fastify', 'better-sqlite3', 'pg'],
-    'src/client imports only src/rules, never the server.',
+    'src/client imports only src/rules and src/contract, never the server.',
   ),
+  {
+    // The contract's schemas stay out of the browser bundle: types only, and the error codes.
+    files: ['src/client/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contract/api.ts'],
+              allowTypeImports: true,
+              message: 'the client imports src/contract/api.ts with `import type` only (values: errorCodes.ts).',
+            },
+            { group: ['@sinclair/typebox'], message: 'the schema library stays on the server.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // No import circle anywhere in src/ (type-only and dynamic imports count too).
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
 );
