@@ -1,11 +1,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
- * Layers and what each may import: rules ← emission ← server; rules ← client. A later
- * block's list replaces an earlier one's for the files both cover, so a narrower block
- * repeats the wider one's entries.
+ * Layers and what each may import: rules ← contract ← server; rules ← emission ← server;
+ * rules and contract (types, and errorCodes.ts as a value) ← client. Inside the server,
+ * rooms: blocks (the block files), http (request context, authentication, errors,
+ * headers, views), routes (the API), testMode (plugged in from outside; main.ts and the
+ * test harness load it). And no import circle anywhere in src/ (import-x/no-cycle below).
+ *
+ * A later block that sets the same rule for the same file replaces the earlier one's
+ * options: a room inside src/server therefore repeats the server's own bans (SERVER).
  */
 const layer = (files, forbidden, message, ignores = []) => ({
   files,
@@ -16,6 +22,11 @@ const layer = (files, forbidden, message, ignores = []) => ({
 });
 
 const CLIENT_FORBIDDEN = ['**/server/**', '**/emission/**', 'node:*', 'fastify', 'better-sqlite3', 'pg'];
+const CLIENT_MESSAGE = 'src/client imports only src/rules, src/common and src/contract, never the server.';
+const SERVER = ['**/client/**', 'pixi.js', 'gsap'];
+const SERVER_MESSAGE =
+  'src/server never imports the client; ' +
+  'test mode (src/server/testMode) is loaded only by main.ts (dynamic import) and the test harness.';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', '.tmp', 'test-results', 'playwright-report'] },
@@ -29,41 +40,112 @@ export default tseslint.config(
   },
   layer(
     ['src/rules/**'],
-    ['**/emission/**', '**/server/**', '**/client/**', 'node:*', 'pixi.js', 'gsap', 'fastify', 'better-sqlite3', 'pg'],
+    [
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      '**/contract/**',
+      'node:*',
+      'pixi.js',
+      'gsap',
+      'fastify',
+      'better-sqlite3',
+      'pg',
+      '@sinclair/typebox',
+    ],
     'src/rules is pure: it imports nothing outside itself.',
   ),
   layer(
     ['src/common/**'],
-    ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', 'node:*', 'pixi.js', 'gsap', 'fastify'],
+    [
+      '**/rules/**',
+      '**/contract/**',
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      'node:*',
+      'pixi.js',
+      'gsap',
+      'fastify',
+    ],
     'src/common holds small pure helpers for every layer: it imports nothing.',
   ),
   layer(
+    ['src/contract/**'],
+    [
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      '**/common/**',
+      'node:*',
+      'pixi.js',
+      'gsap',
+      'fastify',
+      'better-sqlite3',
+      'pg',
+    ],
+    'src/contract (the HTTP API, defined once) imports only src/rules and @sinclair/typebox.',
+  ),
+  layer(
+    ['src/contract/errorCodes.ts'],
+    ['**'],
+    'src/contract/errorCodes.ts is imported by the browser as a value: it imports nothing (no schema library).',
+  ),
+  layer(
     ['src/emission/**'],
-    ['**/server/**', '**/client/**', 'pixi.js', 'gsap', 'fastify'],
+    ['**/server/**', '**/client/**', '**/contract/**', 'pixi.js', 'gsap', 'fastify'],
     'src/emission imports only src/rules and Node.',
   ),
-  layer(['src/server/**'], ['**/client/**', 'pixi.js', 'gsap'], 'src/server never imports the client.'),
-  layer(['src/client/**'], CLIENT_FORBIDDEN, 'src/client imports only src/rules, never the server.'),
+  layer(['src/server/**'], [...SERVER, '**/testMode/**'], SERVER_MESSAGE, [
+    'src/server/testMode/**',
+    'src/server/testing/**',
+  ]),
+  layer(['src/server/testMode/**', 'src/server/testing/**'], SERVER, SERVER_MESSAGE),
   layer(
-    ['src/client/**'],
-    [...CLIENT_FORBIDDEN, '**/testMode/**'],
-    'src/client imports only src/rules, never the server; only main.ts loads the test mode (testMode/), by import().',
-    ['src/client/main.ts'],
+    ['src/server/blocks/**'],
+    [
+      ...SERVER,
+      '**/testMode/**',
+      '**/http/**',
+      '**/routes/**',
+      '**/contract/**',
+      '**/app.ts',
+      '**/server.ts',
+      '**/main.ts',
+    ],
+    'src/server/blocks (the block files on sale) imports only src/emission, src/rules and the store types.',
+  ),
+  layer(
+    ['src/server/http/**'],
+    [...SERVER, '**/testMode/**', '**/routes/**', '**/emission/**', '**/app.ts', '**/server.ts', '**/main.ts'],
+    'src/server/http (request context, authentication, errors, headers, views) is below the routes and the app.',
+  ),
+  layer(
+    ['src/server/routes/**'],
+    [...SERVER, '**/testMode/**', '**/emission/**', '**/seededRandom.ts', '**/app.ts', '**/server.ts', '**/main.ts'],
+    'src/server/routes are the API as sold: no test fixtures, no emission, and never the app that registers them.',
   ),
   {
-    // no-restricted-imports does not see import(): the same rule for it.
-    files: ['src/client/**'],
-    ignores: ['src/client/main.ts'],
+    // no-restricted-imports does not see import(): only the two entry points load test mode that way.
+    files: ['src/**'],
+    ignores: ['src/server/main.ts', 'src/client/main.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: 'ImportExpression[source.value=/testMode/]',
-          message: 'Only main.ts loads the test mode (testMode/).',
+          message: 'test mode is loaded only by the entry points (src/server/main.ts, src/client/main.ts).',
         },
       ],
     },
   },
+  layer(['src/client/**'], CLIENT_FORBIDDEN, CLIENT_MESSAGE),
+  layer(
+    ['src/client/**'],
+    [...CLIENT_FORBIDDEN, '**/testMode/**'],
+    CLIENT_MESSAGE + ' Only main.ts loads the test mode (testMode/), by import().',
+    ['src/client/main.ts'],
+  ),
   layer(
     ['src/client/game/**'],
     [...CLIENT_FORBIDDEN, '**/testMode/**', 'pixi.js', 'pixi.js/*', 'gsap', 'howler'],
@@ -73,5 +155,35 @@ export default tseslint.config(
     files: ['src/client/game/**'],
     ignores: ['src/client/game/**/*.test.ts'],
     rules: { 'no-restricted-globals': ['error', 'window', 'document', 'localStorage', 'requestAnimationFrame'] },
+  },
+  {
+    // The contract's schemas stay out of the browser bundle: types only, and the error codes.
+    files: ['src/client/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contract/api.ts'],
+              allowTypeImports: true,
+              message: 'the client imports src/contract/api.ts with `import type` only (values: errorCodes.ts).',
+            },
+            { group: ['@sinclair/typebox'], message: 'the schema library stays on the server.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // No import circle anywhere in src/ (type-only and dynamic imports count too).
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 );

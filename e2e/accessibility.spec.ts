@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatCount } from '../src/rules/money.ts';
 import { fr } from '../src/client/i18n/fr.ts';
-import type { Play } from '../src/rules/api.ts';
+import type { Play } from '../src/contract/api.ts';
 import { body, euros, expectPhase, expectWheels, fixture, lastPlay, openGame } from './game.ts';
 
 /** The labels of the symbols, from fr.ts (the test reads what the player hears). */

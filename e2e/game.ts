@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import type { PairKey } from '../src/rules/tables.ts';
-import type { Play, PlaysPage } from '../src/rules/api.ts';
+import type { Play, PlaysPage } from '../src/contract/api.ts';
 import { formatCents } from '../src/rules/money.ts';
 
 /**

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
-import type { Play, PlaysPage } from '../src/rules/api.ts';
+import type { Play, PlaysPage } from '../src/contract/api.ts';
 import { startTestServer, type TestServer } from '../src/server/testing/harness.ts';
 import { signLaunchToken } from '../src/server/tokens.ts';
 import { startPortalDemo, type PortalDemo } from '../scripts/portal-demo.ts';

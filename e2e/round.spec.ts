@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatCount } from '../src/rules/money.ts';
-import type { Play } from '../src/rules/api.ts';
+import type { Play } from '../src/contract/api.ts';
 import {
   balance,
   body,

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LOT_PAIRS, STAKES_CENTS, SYMBOLS, unitPair, unitProblems, evaluate } from '../rules/index.ts';
+import { LOT_PAIRS, STAKES_CENTS, SYMBOLS, pairOf, unitProblems, evaluate, type Unit } from '../rules/index.ts';
 import { PAIR_CODES, SYMBOL_CODES } from './codes.ts';
 import { unitForPair } from './index.ts';
+
+/** The lot pair that a unit's cursors show (undefined when no block may hold it). */
+const unitPair = (unit: Unit) => {
+  const { bells, points } = evaluate(unit);
+  return pairOf(bells, points);
+};
 
 describe('codebooks', () => {
   it('name exactly the symbols and pairs of src/rules, bell first', () => {

@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_SIZE, blockLotTable, blockPayoutCents, evaluate, unitPair, unitProblems } from '../rules/index.ts';
+import {
+  BLOCK_SIZE,
+  blockLotTable,
+  blockPayoutCents,
+  evaluate,
+  pairOf,
+  unitProblems,
+  type Unit,
+} from '../rules/index.ts';
 import { assembleBlock } from './block.ts';
 import { PAIR_CODES } from './codes.ts';
 import { PAIR_SPLIT, UNIT_BYTES, auditBlock, generateBlock } from './index.ts';
+
+/** The lot pair that a unit's cursors show (undefined when no block may hold it). */
+const unitPair = (unit: Unit) => {
+  const { bells, points } = evaluate(unit);
+  return pairOf(bells, points);
+};
 
 /** One real block of 1,000,000 units, generated and audited once for the whole file. */
 describe('a full block', () => {

@@ -23,11 +23,6 @@ export function recordWord(body: Uint8Array, offset: number): number {
   return body[offset + STOPS_OFFSET]! | (body[offset + STOPS_OFFSET + 1]! << 8);
 }
 
-/** The pair code that the block declares for the unit (what it says the unit wins). */
-export function declaredPairCode(body: Uint8Array, offset: number): number {
-  return recordWord(body, offset) >> 12;
-}
-
 export function decodeSegment(byte: number): Segment {
   const symbol = SYMBOL_CODES[byte >> 4];
   const index = byte & 15;

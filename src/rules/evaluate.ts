@@ -1,6 +1,6 @@
 import type { Cents } from './money.ts';
 import type { StakeCents } from './stakes.ts';
-import { jeu1WinCents, jeu2WinCents, pairOf, type LotPair } from './tables.ts';
+import { jeu1WinCents, jeu2WinCents, pairOf } from './tables.ts';
 import { BELL, cursorSegments, unitShapeProblems, type Unit, type Wheel } from './unit.ts';
 
 export interface Evaluation {
@@ -24,12 +24,6 @@ export function evaluateWheels(wheels: readonly Wheel[], stake: StakeCents): Eva
 
 export function evaluate(unit: Unit): Evaluation {
   return evaluateWheels(unit.wheels, unit.stakeCents);
-}
-
-/** The lot pair of rules.md §5 that a unit shows, or undefined when no block may hold it. */
-export function unitPair(unit: Unit): LotPair | undefined {
-  const { bells, points } = evaluate(unit);
-  return pairOf(bells, points);
 }
 
 /**

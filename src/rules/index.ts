@@ -3,4 +3,3 @@ export * from './stakes.ts';
 export * from './tables.ts';
 export * from './unit.ts';
 export * from './evaluate.ts';
-export * from './api.ts';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, type AccountResponse, type ApiError, type PlayResponse, type PlaysPage } from '../rules/index.ts';
+import { evaluate } from '../rules/index.ts';
+import type { AccountResponse, ApiError, PlayResponse, PlaysPage } from '../contract/api.ts';
 import { signLaunchToken, signSession } from './tokens.ts';
 import { call, databaseDump, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BlockFileError, generateBlock, writeBlockFile } from '../emission/index.ts';
 import { assembleBlock } from '../emission/block.ts';
-import { BlockRefusedError, loadBlockFile } from './blockLoading.ts';
+import { BlockRefusedError, loadBlockFile } from './blocks/blockLoading.ts';
 import { SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
 import { databaseDump, tempDataDir } from './testing/harness.ts';

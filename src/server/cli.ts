@@ -1,6 +1,6 @@
 import { BlockFileError } from '../emission/index.ts';
-import { BlockLibrary } from './blockLibrary.ts';
-import { BlockRefusedError, loadBlockFile } from './blockLoading.ts';
+import { BlockLibrary } from './blocks/blockLibrary.ts';
+import { BlockRefusedError, loadBlockFile } from './blocks/blockLoading.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { openStore } from './store/openStore.ts';

@@ -15,6 +15,12 @@ describe('loadConfig', () => {
     expect(c.testMode).toBe(false);
     expect(c.portalSecret).toBeNull();
     expect(c.portalOrigins).toEqual([]);
+    expect(c.logLevel).toBe('warn');
+  });
+
+  it('reads LOG_LEVEL, any case', () => {
+    expect(loadConfig({ LOG_LEVEL: 'info' }).logLevel).toBe('info');
+    expect(loadConfig({ LOG_LEVEL: 'SILENT' }).logLevel).toBe('silent');
   });
 
   it('reads every setting', () => {
@@ -56,6 +62,7 @@ describe('loadConfig', () => {
     [{ PORTAL_ORIGINS: 'https://portal.example/game' }, /must be a bare origin/],
     [{ DEMO_MODE: 'maybe' }, /DEMO_MODE must be/],
     [{ SPINCAKE_TEST_MODE: '2' }, /SPINCAKE_TEST_MODE must be/],
+    [{ LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of fatal, error, warn/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

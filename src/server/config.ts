@@ -23,7 +23,12 @@ export interface ServerConfig {
   sessionTtlSeconds: number;
   /** postgres://… to keep the data in PostgreSQL (several instances may share it); unset: SQLite in dataDir. */
   databaseUrl?: string | null;
+  /** The server log's threshold (pino's levels); requests are never logged one by one. */
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
@@ -96,6 +101,14 @@ function origins(env: Env, name: string): string[] {
     });
 }
 
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = values.find((v) => v === raw.toLowerCase());
+  if (value === undefined) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return value;
+}
+
 function databaseUrl(env: Env, name: string): string | null {
   const raw = read(env, name);
   if (raw === undefined) return null;
@@ -140,5 +153,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'warn'),
   };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import type { Play, PlayResponse, SessionResponse } from '../rules/index.ts';
+import type { Play, PlayResponse, SessionResponse } from '../contract/api.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testLibrary } from './testing/blockCache.ts';

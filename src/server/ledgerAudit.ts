@@ -1,5 +1,5 @@
 import { blockLotTable, evaluate, type StakeCents } from '../rules/index.ts';
-import type { BlockLibrary } from './blockLibrary.ts';
+import type { BlockLibrary } from './blocks/blockLibrary.ts';
 import type { Store } from './store/types.ts';
 import { encodeUnit } from './store/unitCode.ts';
 

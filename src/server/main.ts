@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import type { AppExtension } from './http/context.ts';
 import { startServer } from './server.ts';
 
 /** `npm start`: the game server, configured from the environment. */
@@ -13,13 +14,18 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const extensions: AppExtension[] = [];
   if (config.testMode) {
     console.warn('!'.repeat(78));
     console.warn('!!! SPINCAKE_TEST_MODE=1: /api/test/* can choose units, balances and sales.');
     console.warn('!!! NEVER run a real sale like this.');
     console.warn('!'.repeat(78));
+    // The one place a server process loads test mode, and only when it is on: a real
+    // server never even reads its code (eslint.config.js keeps it that way).
+    const { testModeExtension } = await import('./testMode/index.ts');
+    extensions.push(testModeExtension());
   }
-  const server = await startServer(config);
+  const server = await startServer(config, { extensions });
   console.log(
     `spincake: serving on ${server.url} (data in ${config.dataDir}; demo mode ${config.demoMode ? 'on' : 'off'}` +
       `${config.portalSecret ? ', portal sessions on' : ''})`,

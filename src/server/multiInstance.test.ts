@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
-import type { Play, PlayResponse, SessionResponse } from '../rules/index.ts';
+import type { Play, PlayResponse, SessionResponse } from '../contract/api.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { PostgresStore } from './store/postgres/postgresStore.ts';
 import { testLibrary } from './testing/blockCache.ts';

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../emission/index.ts';
-import { evaluate, type AccountResponse, type ApiError, type PlayResponse, type SalesWindow } from '../rules/index.ts';
+import { evaluate } from '../rules/index.ts';
+import type { AccountResponse, ApiError, PlayResponse, SalesWindow } from '../contract/api.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';

@@ -1,4 +1,4 @@
-import type { SalesWindow } from '../rules/index.ts';
+import type { SalesWindow } from '../contract/api.ts';
 import type { ServerConfig } from './config.ts';
 
 /** The configured sales window, with an override that only test mode can set. */

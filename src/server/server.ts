@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppContext } from './app.ts';
-import { BlockLibrary } from './blockLibrary.ts';
-import { generateStarterBlocks } from './blockLoading.ts';
+import { buildApp } from './app.ts';
+import { BlockLibrary } from './blocks/blockLibrary.ts';
+import { generateStarterBlocks } from './blocks/blockLoading.ts';
 import type { ServerConfig } from './config.ts';
+import type { AppContext, AppExtension } from './http/context.ts';
 import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
 
@@ -23,6 +24,8 @@ export interface StartOptions {
   library?: BlockLibrary;
   /** Runs on the opened store before the starter blocks and before listening. */
   prepare?: (store: Store) => Promise<void>;
+  /** Plugged into the app from outside (test mode); none on a real server. */
+  extensions?: readonly AppExtension[];
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
@@ -36,7 +39,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await generateStarterBlocks(store, config.dataDir, log);
     }
     library.preload(await store.listBlocks());
-    const { app, context } = await buildApp({ config, store, library });
+    const { app, context } = await buildApp({ config, store, library, extensions: options.extensions });
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     let closing: Promise<void> | null = null;

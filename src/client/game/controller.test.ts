@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Play } from '../../rules/api.ts';
+import type { Play } from '../../contract/api.ts';
 import { fr } from '../i18n/fr.ts';
 import { GameController } from './controller.ts';
 import {

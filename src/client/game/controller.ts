@@ -1,4 +1,4 @@
-import type { AccountResponse, Play } from '../../rules/api.ts';
+import type { AccountResponse, Play } from '../../contract/api.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
 import type { Locale } from '../../rules/money.ts';
 import type { Strings } from '../i18n/index.ts';

@@ -1,4 +1,4 @@
-import type { AccountResponse, Launched, Play, PlayResponse, PlaysPage, StakeOffer } from '../../rules/api.ts';
+import type { AccountResponse, Launched, Play, PlayResponse, PlaysPage, StakeOffer } from '../../contract/api.ts';
 import { evaluateWheels } from '../../rules/evaluate.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import type { Segment, SymbolName } from '../../rules/unit.ts';

@@ -1,4 +1,4 @@
-import type { AccountResponse, ErrorCode, StakeOffer } from '../../rules/api.ts';
+import type { AccountResponse, ErrorCode, StakeOffer } from '../../contract/api.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { ApiFailure } from '../net/http.ts';

@@ -1,4 +1,4 @@
-import type { Launched } from '../../rules/api.ts';
+import type { Launched } from '../../contract/api.ts';
 import type { GameApi } from '../net/api.ts';
 
 /** Attempts per report: a network failure is retried after 0.5 s, 1 s, 1.5 s. */

@@ -1,4 +1,4 @@
-import type { Play } from '../../rules/api.ts';
+import type { Play } from '../../contract/api.ts';
 import { restingPlace } from './spin.ts';
 import type { ShownWheels, TableView } from './views.ts';
 

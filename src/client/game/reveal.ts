@@ -1,4 +1,4 @@
-import type { Play } from '../../rules/api.ts';
+import type { Play } from '../../contract/api.ts';
 import { evaluateWheels } from '../../rules/evaluate.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { Strings } from '../i18n/index.ts';

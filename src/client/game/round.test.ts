@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Launched, Play } from '../../rules/api.ts';
+import type { Launched, Play } from '../../contract/api.ts';
 import {
   buyFailed,
   canBuy,

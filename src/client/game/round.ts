@@ -1,4 +1,4 @@
-import type { Launched, Play } from '../../rules/api.ts';
+import type { Launched, Play } from '../../contract/api.ts';
 import { WHEELS_PER_UNIT } from '../../rules/unit.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { AccountResponse } from '../../rules/api.ts';
+import type { AccountResponse } from '../../contract/api.ts';
 import type { GameApi } from '../net/api.ts';
 import type { ApiFailure } from '../net/http.ts';
 

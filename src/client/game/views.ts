@@ -1,4 +1,4 @@
-import type { Play, StakeOffer } from '../../rules/api.ts';
+import type { Play, StakeOffer } from '../../contract/api.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import type { Segment } from '../../rules/unit.ts';
 import type { SpinPlan } from './spin.ts';

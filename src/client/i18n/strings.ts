@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../rules/api.ts';
+import type { ErrorCode } from '../../contract/api.ts';
 import type { SymbolName } from '../../rules/unit.ts';
 
 /** Every piece of text the player sees, once per language (fr.ts, en.ts). */

@@ -1,4 +1,4 @@
-import type { AccountResponse, Launched, PlayResponse, PlaysPage, SessionResponse } from '../../rules/api.ts';
+import type { AccountResponse, Launched, PlayResponse, PlaysPage, SessionResponse } from '../../contract/api.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import { requestJson, type ApiResult, type HttpOptions } from './http.ts';
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '../../rules/api.ts';
+import { ERROR_CODES, type ErrorCode } from '../../contract/errorCodes.ts';
 
 /** What a call to the API ends in: the data, the server's refusal, or no answer at all. */
 export type ApiResult<T> =

@@ -1,4 +1,4 @@
-import type { ClientConfigResponse } from '../../rules/api.ts';
+import type { ClientConfigResponse } from '../../contract/api.ts';
 import { requestJson, type HttpOptions } from '../net/http.ts';
 
 function isClientConfig(value: unknown): value is ClientConfigResponse {

@@ -1,4 +1,4 @@
-import type { Play } from '../../rules/api.ts';
+import type { Play } from '../../contract/api.ts';
 import type { GameEventPayloads, GameEventType } from './protocol.ts';
 
 /**

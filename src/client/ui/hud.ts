@@ -1,5 +1,5 @@
 import gsap from 'gsap';
-import type { Play, StakeOffer } from '../../rules/api.ts';
+import type { Play, StakeOffer } from '../../contract/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import type { ControlsState, ControlsView } from '../game/views.ts';

@@ -1,4 +1,4 @@
-import type { Play, PlaysPage } from '../../rules/api.ts';
+import type { Play, PlaysPage } from '../../contract/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import { stakeEuros, type StakeCents } from '../../rules/stakes.ts';
 import {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiError as ApiErrorBody, ErrorCode } from '../../rules/index.ts';
+import type { ApiError as ApiErrorBody, ErrorCode } from '../../contract/api.ts';
 
 /** The HTTP status of each stable error code. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {

@@ -1,4 +1,4 @@
-import type { Play } from '../../rules/index.ts';
+import type { Play } from '../../contract/api.ts';
 import type { PlayRecord } from '../store/types.ts';
 
 /** The player's view of a play: no block id, no position, nothing about other units. */

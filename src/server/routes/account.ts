@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { STAKES_CENTS, type AccountResponse } from '../../rules/index.ts';
-import { requirePlayer, type AppContext } from '../app.ts';
+import { AccountResponseSchema, NoQuerySchema, type AccountResponse } from '../../contract/api.ts';
+import { STAKES_CENTS } from '../../rules/index.ts';
+import { requirePlayer } from '../http/auth.ts';
+import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
-import { accountSchema, withErrors } from '../http/schemas.ts';
+import { withErrors } from '../http/schemas.ts';
 import { playView } from '../http/playView.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -10,8 +12,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     '/api/account',
     {
       schema: {
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
-        response: withErrors(accountSchema, 401, 429),
+        querystring: NoQuerySchema,
+        response: withErrors(AccountResponseSchema, 401, 429),
       },
     },
     async (request): Promise<AccountResponse> => {

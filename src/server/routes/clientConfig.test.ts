@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiError, ClientConfigResponse } from '../../rules/index.ts';
+import type { ApiError, ClientConfigResponse } from '../../contract/api.ts';
 import { call, startTestServer, type TestServer } from '../testing/harness.ts';
 
 let server: TestServer | undefined;

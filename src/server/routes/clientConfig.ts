@@ -1,17 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ClientConfigResponse } from '../../rules/index.ts';
-import type { AppContext } from '../app.ts';
+import { ClientConfigResponseSchema, NoQuerySchema, type ClientConfigResponse } from '../../contract/api.ts';
+import type { AppContext } from '../http/context.ts';
 import { withErrors } from '../http/schemas.ts';
-
-export const clientConfigSchema = {
-  type: 'object',
-  properties: {
-    portalOrigins: { type: 'array', items: { type: 'string' } },
-    demoMode: { type: 'boolean' },
-  },
-  required: ['portalOrigins', 'demoMode'],
-  additionalProperties: false,
-} as const;
 
 /**
  * `GET /api/client-config`: what the browser needs of the server's configuration. The
@@ -23,8 +13,8 @@ export function registerClientConfigRoute(app: FastifyInstance, ctx: AppContext)
     '/api/client-config',
     {
       schema: {
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
-        response: withErrors(clientConfigSchema, 400, 429),
+        querystring: NoQuerySchema,
+        response: withErrors(ClientConfigResponseSchema, 400, 429),
       },
     },
     async (): Promise<ClientConfigResponse> => ({

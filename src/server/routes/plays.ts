@@ -1,19 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import { unitForPair } from '../../emission/index.ts';
-import type { Launched, PlayResponse, PlaysPage, StakeCents, Unit } from '../../rules/index.ts';
-import { requirePlayer, type AppContext } from '../app.ts';
+import {
+  EmptyBodySchema,
+  PlayIdParamsSchema,
+  PlayRequestSchema,
+  PlayResponseSchema,
+  PlaysPageSchema,
+  PlaysQuerySchema,
+  ProgressRequestSchema,
+  type PlayIdParams,
+  type PlayRequest,
+  type PlayResponse,
+  type PlaysPage,
+  type PlaysQuery,
+  type ProgressRequest,
+} from '../../contract/api.ts';
+import { requirePlayer } from '../http/auth.ts';
+import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { playView } from '../http/playView.ts';
-import {
-  UUID_PATTERN,
-  emptyBody,
-  playIdParams,
-  playResponseSchema,
-  playsPageSchema,
-  stakeSchema,
-  withErrors,
-} from '../http/schemas.ts';
-import { seededRandom } from '../seededRandom.ts';
+import { withErrors } from '../http/schemas.ts';
 import type { BuyResult } from '../store/types.ts';
 
 export const MAX_PAGE = 100;
@@ -28,17 +33,12 @@ const REFUSALS: Record<Exclude<BuyResult, { ok: true }>['code'], string> = {
 };
 
 export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post<{ Body: { stakeCents: StakeCents; playId: string } }>(
+  app.post<{ Body: PlayRequest }>(
     '/api/plays',
     {
       schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { stakeCents: stakeSchema, playId: { type: 'string', pattern: UUID_PATTERN } },
-          required: ['stakeCents', 'playId'],
-        },
-        response: withErrors(playResponseSchema, 400, 401, 402, 403, 409, 429),
+        body: PlayRequestSchema,
+        response: withErrors(PlayResponseSchema, 400, 401, 402, 403, 409, 429),
       },
     },
     async (request): Promise<PlayResponse> => {
@@ -46,49 +46,21 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       const { stakeCents } = request.body;
       const playId = request.body.playId.toLowerCase();
       const now = ctx.clock();
-      // Test mode: a fixture is taken for this play, and given back if the play is refused.
-      const pair = ctx.fixtures.get(playerId);
-      let fixtureUnit: Unit | undefined;
-      if (pair !== undefined) {
-        ctx.fixtures.delete(playerId);
-        fixtureUnit = unitForPair(pair.pair, stakeCents, seededRandom(pair.seed ?? playId));
-      }
-      const result = await ctx.store.buyPlay({
-        playerId,
-        playId,
-        stakeCents,
-        salesOpen: ctx.sales.isOpen(now),
-        fixtureUnit,
-        now,
-      });
+      const result = await ctx.store.buyPlay({ playerId, playId, stakeCents, salesOpen: ctx.sales.isOpen(now), now });
       if (!result.ok) {
-        if (pair !== undefined && !ctx.fixtures.has(playerId)) ctx.fixtures.set(playerId, pair);
         const message =
           result.code === 'SALES_CLOSED'
             ? ctx.sales.window(now).message || REFUSALS.SALES_CLOSED
             : REFUSALS[result.code];
         throw new ApiError(result.code, message);
       }
-      if (result.replayed && pair !== undefined && !ctx.fixtures.has(playerId)) ctx.fixtures.set(playerId, pair);
       return { play: playView(result.play), balanceCents: result.balanceCents };
     },
   );
 
-  app.get<{ Querystring: { limit?: string; before?: string } }>(
+  app.get<{ Querystring: PlaysQuery }>(
     '/api/plays',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            limit: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
-            before: { type: 'string', pattern: UUID_PATTERN },
-          },
-        },
-        response: withErrors(playsPageSchema, 400, 401, 429),
-      },
-    },
+    { schema: { querystring: PlaysQuerySchema, response: withErrors(PlaysPageSchema, 400, 401, 429) } },
     async (request): Promise<PlaysPage> => {
       const playerId = requirePlayer(request);
       const limit = request.query.limit === undefined ? DEFAULT_PAGE : Number(request.query.limit);
@@ -103,9 +75,9 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.get<{ Params: { playId: string } }>(
+  app.get<{ Params: PlayIdParams }>(
     '/api/plays/:playId',
-    { schema: { params: playIdParams, response: withErrors(playResponseSchema, 400, 401, 404, 429) } },
+    { schema: { params: PlayIdParamsSchema, response: withErrors(PlayResponseSchema, 400, 401, 404, 429) } },
     async (request): Promise<PlayResponse> => {
       const playerId = requirePlayer(request);
       const play = await ctx.store.getPlay(playerId, request.params.playId.toLowerCase());
@@ -114,18 +86,13 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.post<{ Params: { playId: string }; Body: { launched: Launched } }>(
+  app.post<{ Params: PlayIdParams; Body: ProgressRequest }>(
     '/api/plays/:playId/progress',
     {
       schema: {
-        params: playIdParams,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { launched: { type: 'array', items: { type: 'boolean' }, minItems: 4, maxItems: 4 } },
-          required: ['launched'],
-        },
-        response: withErrors(playResponseSchema, 400, 401, 404, 429),
+        params: PlayIdParamsSchema,
+        body: ProgressRequestSchema,
+        response: withErrors(PlayResponseSchema, 400, 401, 404, 429),
       },
     },
     async (request): Promise<PlayResponse> => {
@@ -136,10 +103,14 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.post<{ Params: { playId: string } }>(
+  app.post<{ Params: PlayIdParams }>(
     '/api/plays/:playId/finish',
     {
-      schema: { params: playIdParams, body: emptyBody, response: withErrors(playResponseSchema, 400, 401, 404, 429) },
+      schema: {
+        params: PlayIdParamsSchema,
+        body: EmptyBodySchema,
+        response: withErrors(PlayResponseSchema, 400, 401, 404, 429),
+      },
       // No body at all is the same as {}.
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};

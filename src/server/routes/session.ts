@@ -1,26 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { SessionResponse } from '../../rules/index.ts';
-import type { AppContext } from '../app.ts';
+import {
+  SessionRequestSchema,
+  SessionResponseSchema,
+  type SessionRequest,
+  type SessionResponse,
+} from '../../contract/api.ts';
+import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
-import { sessionSchema, withErrors } from '../http/schemas.ts';
+import { withErrors } from '../http/schemas.ts';
 import { checkLaunchToken, signSession } from '../tokens.ts';
 
 /** Portal players live under their own prefix, so no portal id can name a demo player. */
 export const PORTAL_PLAYER_PREFIX = 'portal-';
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post<{ Body: { launchToken?: string } }>(
+  app.post<{ Body: SessionRequest }>(
     '/api/session',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { launchToken: { type: 'string', minLength: 1, maxLength: 2048 } },
-        },
-        response: withErrors(sessionSchema, 400, 401, 429),
-      },
-    },
+    { schema: { body: SessionRequestSchema, response: withErrors(SessionResponseSchema, 400, 401, 429) } },
     async (request): Promise<SessionResponse> => {
       const now = ctx.clock();
       const nowSeconds = Math.floor(now.getTime() / 1000);

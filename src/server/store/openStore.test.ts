@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BlockLibrary } from '../blockLibrary.ts';
+import { BlockLibrary } from '../blocks/blockLibrary.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { tempDataDir } from '../testing/harness.ts';
 import { createTestDatabase, postgresReachable } from '../testing/postgres.ts';

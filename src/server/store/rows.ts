@@ -1,4 +1,5 @@
-import type { Launched, StakeCents, Unit } from '../../rules/index.ts';
+import type { StakeCents, Unit } from '../../rules/index.ts';
+import type { Launched } from '../../contract/api.ts';
 import { decodeUnit } from './unitCode.ts';
 import type { BlockRecord, PlayerRecord, PlayRecord } from './types.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { unitForPair } from '../../emission/index.ts';
 import { evaluate, type StakeCents } from '../../rules/index.ts';
-import type { BlockLibrary } from '../blockLibrary.ts';
+import type { BlockLibrary } from '../blocks/blockLibrary.ts';
 import { auditLedger } from '../ledgerAudit.ts';
 import { seededRandom } from '../seededRandom.ts';
 import { testLibrary } from '../testing/blockCache.ts';

@@ -1,4 +1,5 @@
-import type { Cents, ErrorCode, Launched, StakeCents, Unit } from '../../rules/index.ts';
+import type { Cents, StakeCents, Unit } from '../../rules/index.ts';
+import type { ErrorCode, Launched } from '../../contract/api.ts';
 
 /**
  * The server's persistence, behind one interface so that the routes never know which

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateBlock, readBlockFile, writeBlockFile, type Block } from '../../emission/index.ts';
 import type { StakeCents } from '../../rules/index.ts';
-import { BlockLibrary } from '../blockLibrary.ts';
-import { verifyForSale } from '../blockLoading.ts';
+import { BlockLibrary } from '../blocks/blockLibrary.ts';
+import { verifyForSale } from '../blocks/blockLoading.ts';
 
 /**
  * Full blocks for the server tests, generated once (a few seconds each) and kept under

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { SessionResponse } from '../../rules/index.ts';
+import type { SessionResponse } from '../../contract/api.ts';
 import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import type { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import type { Store } from '../store/types.ts';
+import { testModeExtension } from '../testMode/index.ts';
 import { testBlocks, testLibrary } from './blockCache.ts';
 
 /** A throw-away data directory under the system's temp dir. */
@@ -29,7 +30,10 @@ export interface TestServer extends RunningServer {
   sqlite: SqliteStore;
 }
 
-/** A real server on a free port with a real SQLite file, and the test blocks on sale. */
+/**
+ * A real server on a free port with a real SQLite file, and the test blocks on sale; in
+ * test mode (SPINCAKE_TEST_MODE=1 in env) with test mode plugged in, as main.ts does.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = tempDataDir();
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', CLIENT_DIR: dataDir, ...env });
@@ -37,6 +41,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     library: await testLibrary(),
     log: () => {},
     prepare: addTestBlocks,
+    extensions: config.testMode ? [testModeExtension()] : [],
   });
   return {
     ...server,

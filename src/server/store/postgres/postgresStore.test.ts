@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StakeCents } from '../../../rules/index.ts';
-import type { BlockLibrary } from '../../blockLibrary.ts';
+import type { BlockLibrary } from '../../blocks/blockLibrary.ts';
 import { auditLedger } from '../../ledgerAudit.ts';
 import { testLibrary } from '../../testing/blockCache.ts';
 import { addTestBlocks } from '../../testing/harness.ts';

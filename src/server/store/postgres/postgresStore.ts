@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Cents, Launched, StakeCents } from '../../../rules/index.ts';
+import type { Cents, StakeCents } from '../../../rules/index.ts';
+import type { Launched } from '../../../contract/api.ts';
 import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
 import { answerWhenDurable, planBatch, splitBlockWrites } from '../batchPlan.ts';
 import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';

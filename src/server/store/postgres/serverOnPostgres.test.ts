@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, type ApiError, type PlayResponse, type PlaysPage } from '../../../rules/index.ts';
-import type { BlockLibrary } from '../../blockLibrary.ts';
+import { evaluate } from '../../../rules/index.ts';
+import type { ApiError, PlayResponse, PlaysPage } from '../../../contract/api.ts';
+import type { BlockLibrary } from '../../blocks/blockLibrary.ts';
 import { auditLedger } from '../../ledgerAudit.ts';
 import { testLibrary } from '../../testing/blockCache.ts';
 import { call, demoSession, newPlayId, startTestServer, type TestServer } from '../../testing/harness.ts';

@@ -1,6 +1,6 @@
-import { readBlockFile, type Block } from '../emission/index.ts';
-import type { Unit } from '../rules/index.ts';
-import type { BlockRecord, UnitSource } from './store/types.ts';
+import { readBlockFile, type Block } from '../../emission/index.ts';
+import type { Unit } from '../../rules/index.ts';
+import type { BlockRecord, UnitSource } from '../store/types.ts';
 
 /**
  * The block files on sale, read once and kept in memory (26 MB each). The file's

@@ -7,9 +7,9 @@ import {
   readBlockFile,
   writeBlockFile,
   type Block,
-} from '../emission/index.ts';
-import { BLOCK_SIZE, STAKES_CENTS, type StakeCents } from '../rules/index.ts';
-import type { BlockRecord, Store } from './store/types.ts';
+} from '../../emission/index.ts';
+import { BLOCK_SIZE, STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
+import type { BlockRecord, Store } from '../store/types.ts';
 
 /** A block that may not be sold; the message is one line, for people. */
 export class BlockRefusedError extends Error {}

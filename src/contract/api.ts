@@ -1,0 +1,171 @@
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  SEGMENTS_PER_WHEEL,
+  STAKES_CENTS,
+  SYMBOLS,
+  WHEELS_PER_UNIT,
+  type Cents,
+  type StakeCents,
+  type SymbolName,
+} from '../rules/index.ts';
+import type { ErrorCode } from './errorCodes.ts';
+
+/**
+ * The HTTP API, defined once: each JSON schema below validates requests or serialises
+ * responses on the server (fast-json-stringify), and each type is derived from its schema
+ * with Static<>, for the server that produces the data and the client that only shows it.
+ *
+ * Where a TypeScript type is narrower than its wire schema (a stake, a symbol, the four
+ * launched flags, a nullable string), the schema is written as it goes on the wire and
+ * typed with Type.Unsafe: the schemas stay exactly those the serialiser was tuned for
+ * (no anyOf on a hot path), and the types exactly those the client was written against.
+ *
+ * Browser code imports this module with `import type` only; ERROR_CODES, the one value
+ * the client needs, lives in errorCodes.ts, free of the schema library.
+ */
+
+export type { ErrorCode } from './errorCodes.ts';
+
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+const CentsSchema = Type.Unsafe<Cents>({ type: 'integer' });
+/** A stake as the server sends it (the server only ever sends one of STAKES_CENTS). */
+const StakeOutSchema = Type.Unsafe<StakeCents>({ type: 'integer' });
+/** A stake as a client sends it: one of STAKES_CENTS, nothing else. */
+export const StakeSchema = Type.Unsafe<StakeCents>({ type: 'integer', enum: [...STAKES_CENTS] });
+const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+const LaunchedSchema = Type.Unsafe<[boolean, boolean, boolean, boolean]>({
+  type: 'array',
+  items: { type: 'boolean' },
+  minItems: 4,
+  maxItems: 4,
+});
+
+// ---------------------------------------------------------------- responses
+
+export const ApiErrorSchema = Type.Object({
+  error: Type.Object({ code: Type.Unsafe<ErrorCode>({ type: 'string' }), message: Type.String() }),
+});
+export type ApiError = Static<typeof ApiErrorSchema>;
+
+export const HealthResponseSchema = Type.Object({ ok: Type.Boolean() });
+export type HealthResponse = Static<typeof HealthResponseSchema>;
+
+export const SessionResponseSchema = Type.Object({
+  token: Type.String(),
+  playerId: Type.String(),
+  balanceCents: CentsSchema,
+});
+export type SessionResponse = Static<typeof SessionResponseSchema>;
+
+const SegmentSchema = Type.Object({
+  symbol: Type.Unsafe<SymbolName>({ type: 'string', enum: [...SYMBOLS] }),
+  points: Type.Integer(),
+});
+
+export const PlayWheelSchema = Type.Object({
+  segments: Type.Array(SegmentSchema, { minItems: SEGMENTS_PER_WHEEL, maxItems: SEGMENTS_PER_WHEEL }),
+  stop: Type.Integer(),
+});
+export type PlayWheel = Static<typeof PlayWheelSchema>;
+
+/** Which wheels the player has launched, in wheel order. */
+export type Launched = Static<typeof LaunchedSchema>;
+
+export const PlaySchema = Type.Object({
+  playId: Type.String(),
+  stakeCents: StakeOutSchema,
+  createdAt: Type.String(),
+  wheels: Type.Array(PlayWheelSchema, { minItems: WHEELS_PER_UNIT, maxItems: WHEELS_PER_UNIT }),
+  jeu1: Type.Object({ bells: Type.Integer(), winCents: CentsSchema }),
+  jeu2: Type.Object({ points: Type.Integer(), winCents: CentsSchema }),
+  winCents: CentsSchema,
+  balanceBeforeCents: CentsSchema,
+  balanceAfterCents: CentsSchema,
+  launched: LaunchedSchema,
+  finished: Type.Boolean(),
+});
+export type Play = Static<typeof PlaySchema>;
+
+export const StakeOfferSchema = Type.Object({ stakeCents: StakeOutSchema, onSale: Type.Boolean() });
+export type StakeOffer = Static<typeof StakeOfferSchema>;
+
+export const SalesWindowSchema = Type.Object({
+  open: Type.Boolean(),
+  opensAt: NullableString,
+  closesAt: NullableString,
+  message: Type.String(),
+});
+export type SalesWindow = Static<typeof SalesWindowSchema>;
+
+export const AccountResponseSchema = Type.Object({
+  playerId: Type.String(),
+  balanceCents: CentsSchema,
+  stakes: Type.Array(StakeOfferSchema),
+  sales: SalesWindowSchema,
+  unfinishedPlay: Type.Union([PlaySchema, Type.Null()]),
+});
+export type AccountResponse = Static<typeof AccountResponseSchema>;
+
+export const PlayResponseSchema = Type.Object({ play: PlaySchema, balanceCents: CentsSchema });
+export type PlayResponse = Static<typeof PlayResponseSchema>;
+
+export const PlaysPageSchema = Type.Object({
+  plays: Type.Array(PlaySchema),
+  /** Pass as `before` for the next (older) page; null at the end. */
+  nextBefore: NullableString,
+});
+export type PlaysPage = Static<typeof PlaysPageSchema>;
+
+/** GET /api/client-config: what the browser client needs of the server's configuration. */
+export const ClientConfigResponseSchema = Type.Object(
+  {
+    /** Origins of the portal pages allowed to frame the game and to talk to it (postMessage). */
+    portalOrigins: Type.Array(Type.String()),
+    /** Whether `POST /api/session {}` opens a demo player. */
+    demoMode: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type ClientConfigResponse = Static<typeof ClientConfigResponseSchema>;
+
+// ---------------------------------------------------------------- requests (unknown fields refused)
+
+/** A query string, params or body with nothing in it. */
+export const NoQuerySchema = Type.Object({}, { additionalProperties: false });
+/** Routes that take no body still declare it: nothing, or an empty object. */
+export const EmptyBodySchema = Type.Object({}, { additionalProperties: false, maxProperties: 0 });
+
+/** POST /api/session: `{}` for a demo player, or the portal's launch token. */
+export const SessionRequestSchema = Type.Object(
+  { launchToken: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })) },
+  { additionalProperties: false },
+);
+export type SessionRequest = Static<typeof SessionRequestSchema>;
+
+/** POST /api/plays: the client makes the playId (any UUID) and retries with the same one. */
+export const PlayRequestSchema = Type.Object(
+  { stakeCents: StakeSchema, playId: Type.String({ pattern: UUID_PATTERN }) },
+  { additionalProperties: false },
+);
+export type PlayRequest = Static<typeof PlayRequestSchema>;
+
+/** GET /api/plays: `limit` (1–100, default 20) and `before` (a playId of a previous page). */
+export const PlaysQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$' })),
+    before: Type.Optional(Type.String({ pattern: UUID_PATTERN })),
+  },
+  { additionalProperties: false },
+);
+export type PlaysQuery = Static<typeof PlaysQuerySchema>;
+
+export const PlayIdParamsSchema = Type.Object(
+  { playId: Type.String({ pattern: UUID_PATTERN }) },
+  { additionalProperties: false },
+);
+export type PlayIdParams = Static<typeof PlayIdParamsSchema>;
+
+/** POST /api/plays/:playId/progress. */
+export const ProgressRequestSchema = Type.Object({ launched: LaunchedSchema }, { additionalProperties: false });
+export type ProgressRequest = Static<typeof ProgressRequestSchema>;

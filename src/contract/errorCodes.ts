@@ -1,0 +1,18 @@
+/**
+ * The API's stable error codes. A module of its own, without the schema library, so that
+ * the browser can import this list as a value (the client imports everything else of the
+ * contract with `import type`, which leaves nothing in its bundle).
+ */
+export const ERROR_CODES = [
+  'INVALID_INPUT',
+  'NO_SESSION',
+  'INSUFFICIENT_BALANCE',
+  'SALES_CLOSED',
+  'SOLD_OUT',
+  'PLAY_ID_REUSED',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  /** An unexpected server fault (HTTP 500); nothing was changed. */
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { BlockLibrary } from '../blocks/blockLibrary.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Sales } from '../sales.ts';
+import type { Store } from '../store/types.ts';
+
+/** What the routes share. */
+export interface AppContext {
+  config: ServerConfig;
+  store: Store;
+  library: BlockLibrary;
+  sales: Sales;
+  sessionKey: Buffer;
+  clock: () => Date;
+}
+
+/**
+ * Something plugged into the app from outside it (test mode is the one such today): it
+ * may decorate the store the routes use, and add routes once the API's own are in place.
+ * Both run once, while the app is built: an extension costs nothing per request beyond
+ * what its own decorator does.
+ */
+export interface AppExtension {
+  /** Wraps the store the routes use (the server keeps the store it opened, to close it). */
+  wrapStore?(store: Store): Store;
+  /** Adds routes, with the context the API's routes share. */
+  register?(app: FastifyInstance, ctx: AppContext): void;
+}
