@@ -41,4 +41,49 @@ export default tseslint.config(
     ['**/server/**', '**/emission/**', 'node:*', 'fastify', 'better-sqlite3', 'pg'],
     'src/client imports only src/rules, never the server.',
   ),
+  layer(
+    ['src/wallet/**'],
+    [
+      '../**',
+      '**/rules/**',
+      '**/common/**',
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      '**/operator/**',
+      'fastify',
+      '@fastify/*',
+      'better-sqlite3',
+      'pg',
+      'pixi.js',
+      'gsap',
+      'howler',
+    ],
+    'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*).',
+  ),
+  layer(
+    ['src/operator/**'],
+    ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', '@fastify/*', 'pg', 'pixi.js', 'gsap', 'howler'],
+    'src/operator (the reference operator wallet) imports only src/wallet, src/common, Node, fastify and better-sqlite3.',
+  ),
+  // The reference wallet is a service of its own: nothing else in src imports it. A rule of its own
+  // (typescript-eslint's twin of no-restricted-imports), so that it adds to each layer's list above
+  // instead of replacing it.
+  {
+    files: ['src/**'],
+    ignores: ['src/operator/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/operator/**', '**/operator'],
+              message: 'src/operator is the reference operator wallet, a service of its own: talk to it over HTTP.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
