@@ -291,6 +291,32 @@ describe('signatures and bad requests', () => {
     expect(JSON.parse(good.text)).toMatchObject({ status: 'OK', balanceCents: 900 });
   });
 
+  it('answers INVALID_SIGNATURE and REQUEST_ID_REUSED on every call', async () => {
+    await account('sig-all', 1000);
+    const bet = betBody('sig-all', 100);
+    await wallet.call('bet', bet);
+    const bodies = {
+      balance: { requestId: id('bal'), playerId: 'sig-all' },
+      bet: betBody('sig-all', 100),
+      win: settleBody(bet, 100),
+      rollback: settleBody(bet, 100),
+    };
+    for (const [call, body] of Object.entries(bodies)) {
+      const raw = JSON.stringify(body);
+      expect(await rawPost(`/${call}`, raw, signBody('x'.repeat(32), raw)), call).toEqual({
+        status: 200,
+        text: '{"status":"INVALID_SIGNATURE"}',
+        signed: true,
+      });
+      // The requestId of the bet above, used again with this call's body.
+      const reused = JSON.stringify({ ...body, requestId: bet.requestId });
+      const answer = await rawPost(`/${call}`, reused, signBody(TEST_SECRET, reused));
+      expect(answer.text, call).toBe('{"status":"REQUEST_ID_REUSED"}');
+      expect(answer.signed).toBe(true);
+    }
+    expect(await balanceOf('sig-all')).toBe(900);
+  });
+
   it('answers a signed body that breaks the contract with HTTP 400 and a reason', async () => {
     const raw = JSON.stringify({ ...betBody('sig-1', 100), currency: 'USD' });
     expect(await rawPost('/bet', raw, signBody(TEST_SECRET, raw))).toEqual({
