@@ -171,6 +171,32 @@ describe('fault mode over HTTP', () => {
     }
   });
 
+  it('can be set and read over the signed admin endpoint (for a wallet run as a process of its own)', async () => {
+    const wallet = await startTestWallet();
+    try {
+      await funded(wallet, 'remote', 1000);
+      const set = await wallet.admin.setFaults({ WALLET_FAULT_ERROR_RATE: 1, WALLET_FAULT_CALLS: 'bet' });
+      expect(set).toMatchObject({ status: 'OK', faults: { errorRate: 1, calls: ['bet'] } });
+      expect(await wallet.call('bet', betBody('remote', 100))).toEqual({ kind: 'unknown', reason: 'HTTP 503' });
+      expect(await wallet.call('balance', { requestId: 'bal-remote', playerId: 'remote' })).toMatchObject({
+        status: 'OK',
+      });
+      expect(await wallet.admin.faults()).toMatchObject({ status: 'OK', counts: { calls: 1, errors: 1 } });
+      expect(await wallet.admin.setFaults({ WALLET_FAULT_ERROR_RATE: 2 })).toMatchObject({
+        status: 'BAD_REQUEST',
+        reason: expect.stringMatching(/WALLET_FAULT_ERROR_RATE must be a rate from 0 to 1/),
+      });
+      expect(await wallet.admin.setFaults({ PORT: 1 })).toMatchObject({ status: 'BAD_REQUEST' });
+      expect(await wallet.admin.setFaults({})).toMatchObject({ status: 'OK', faults: NO_FAULTS });
+      expect(await wallet.call('bet', betBody('remote', 100))).toMatchObject({
+        status: 'OK',
+        body: { balanceCents: 900 },
+      });
+    } finally {
+      await wallet.close();
+    }
+  });
+
   /** A game server's way with a wallet: retry the same call until it is answered. */
   async function untilAnswered<C extends WalletCall>(wallet: TestWallet, call: C, body: WalletRequests[C]) {
     let unknowns = 0;

@@ -11,6 +11,7 @@ import {
   MAX_AMOUNT_CENTS,
   type WalletCall,
 } from '../wallet/index.ts';
+import { loadFaultSettings, WalletConfigError } from './config.ts';
 import { FaultPlan, NO_FAULTS, type FaultSettings } from './faults.ts';
 import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT, type AdminResult, type WalletLedger } from './ledger.ts';
 
@@ -21,6 +22,7 @@ import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT, type AdminResult, type Wa
  *   GET  /statement?from=ISO&to=ISO[&after=SEQ][&limit=N]   the transaction log of a period
  *   POST /admin/accounts | /admin/adjust | /admin/block | /admin/limit   accounts
  *   GET  /admin/accounts/PLAYER               one account
+ *   POST /admin/faults, GET /admin/faults     the fault mode: replace its settings, read them and its counts
  *   GET  /health                              liveness (unsigned request)
  *
  * Every request is signed with the shared secret (`X-Spincake-Signature`, hex HMAC-SHA256
@@ -170,8 +172,30 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     sendJson(response, 200, { status: 'OK', from: from.toISOString(), to: to.toISOString(), ...page });
   }
 
+  const faultState = () => ({ status: 'OK', faults: plan.settings, counts: plan.counts });
+
+  /** `POST /admin/faults {WALLET_FAULT_…: value}`: the same settings as the environment's; unnamed ones off. */
+  function setFaults(body: Record<string, unknown>, response: http.ServerResponse): void {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value !== 'string' && typeof value !== 'number') {
+        return badRequest(response, `${name} must be a string or a number`);
+      }
+      if (!name.startsWith('WALLET_FAULT_')) return badRequest(response, `${name} is not a WALLET_FAULT_* setting`);
+      env[name] = String(value);
+    }
+    try {
+      plan = new FaultPlan(loadFaultSettings(env));
+    } catch (error) {
+      if (error instanceof WalletConfigError) return badRequest(response, error.message);
+      throw error;
+    }
+    sendJson(response, 200, faultState());
+  }
+
   function admin(path: string, body: unknown, response: http.ServerResponse): void {
     if (!isRecord(body)) return badRequest(response, 'the body must be a JSON object');
+    if (path === '/admin/faults') return setFaults(body, response);
     const { playerId } = body;
     if (typeof playerId !== 'string' || !WALLET_PLAYER_ID.test(playerId)) {
       return badRequest(response, 'playerId must be 1–64 characters among A–Z a–z 0–9 _ -');
@@ -234,6 +258,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
         return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
       }
       if (path === '/statement') return statement(url, response);
+      if (path === '/admin/faults') return sendJson(response, 200, faultState());
       const account = /^\/admin\/accounts\/([^/]+)$/.exec(path);
       if (account) {
         const playerId = decodeURIComponent(account[1]!);
