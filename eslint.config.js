@@ -156,6 +156,51 @@ export default tseslint.config(
     ignores: ['src/client/game/**/*.test.ts'],
     rules: { 'no-restricted-globals': ['error', 'window', 'document', 'localStorage', 'requestAnimationFrame'] },
   },
+  layer(
+    ['src/wallet/**'],
+    [
+      '../**',
+      '**/rules/**',
+      '**/common/**',
+      '**/emission/**',
+      '**/server/**',
+      '**/client/**',
+      '**/operator/**',
+      'fastify',
+      '@fastify/*',
+      'better-sqlite3',
+      'pg',
+      'pixi.js',
+      'gsap',
+      'howler',
+    ],
+    'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*).',
+  ),
+  layer(
+    ['src/operator/**'],
+    ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', '@fastify/*', 'pg', 'pixi.js', 'gsap', 'howler'],
+    'src/operator (the reference operator wallet) imports only src/wallet, src/common, Node, fastify and better-sqlite3.',
+  ),
+  {
+    // The reference wallet is a service of its own: nothing else in src imports it. A rule of its own
+    // (typescript-eslint's twin of no-restricted-imports), so that it adds to each layer's list instead
+    // of replacing it; the client's block below repeats it with the client's own patterns.
+    files: ['src/**'],
+    ignores: ['src/operator/**', 'src/client/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/operator/**', '**/operator'],
+              message: 'src/operator is the reference operator wallet, a service of its own: talk to it over HTTP.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // The contract's schemas stay out of the browser bundle: types only, and the error codes.
     files: ['src/client/**'],
@@ -170,6 +215,10 @@ export default tseslint.config(
               message: 'the client imports src/contract/api.ts with `import type` only (values: errorCodes.ts).',
             },
             { group: ['@sinclair/typebox'], message: 'the schema library stays on the server.' },
+            {
+              group: ['**/operator/**', '**/operator'],
+              message: 'src/operator is the reference operator wallet, a service of its own: talk to it over HTTP.',
+            },
           ],
         },
       ],

@@ -1,0 +1,337 @@
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  checkRequest,
+  isWalletCall,
+  SIGNATURE_HEADER_LOWER,
+  signBody,
+  verifySignature,
+  WALLET_PLAYER_ID,
+  WALLET_ID,
+  MAX_AMOUNT_CENTS,
+  type WalletCall,
+} from '../wallet/index.ts';
+import { loadFaultSettings, WalletConfigError } from './config.ts';
+import { FaultPlan, NO_FAULTS, type FaultSettings } from './faults.ts';
+import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT, type AdminResult, type WalletLedger } from './ledger.ts';
+
+/**
+ * The reference wallet's HTTP server (node:http):
+ *
+ *   POST /balance | /bet | /win | /rollback   the contract (../shared/spec/wallet-api.md)
+ *   GET  /statement?from=ISO&to=ISO[&after=SEQ][&limit=N]   the transaction log of a period
+ *   POST /admin/accounts | /admin/adjust | /admin/block | /admin/limit   accounts
+ *   GET  /admin/accounts/PLAYER               one account
+ *   POST /admin/faults, GET /admin/faults     the fault mode: replace its settings, read them and its counts
+ *   GET  /health                              liveness (unsigned request)
+ *
+ * Every request is signed with the shared secret (`X-Spincake-Signature`, hex HMAC-SHA256
+ * of the raw body; for a GET, of its request target as sent) and every answer is signed the
+ * same way. See docs/operator-wallet.md.
+ */
+
+export interface WalletServerOptions {
+  ledger: WalletLedger;
+  secret: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  faults?: FaultSettings;
+  /** Where problems are reported (a failed call, a conflict); silent by default. */
+  log?: (line: string) => void;
+}
+
+export interface WalletServer {
+  /** http://host:port, the game server's WALLET_URL. */
+  url: string;
+  /** The fault plan in force: its `counts` tell which faults were made. */
+  readonly faults: FaultPlan;
+  /** Replaces the fault settings (a fresh generator from their seed). */
+  setFaults(settings: FaultSettings): void;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+class BodyTooLarge extends Error {}
+
+function readBody(request: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new BodyTooLarge());
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function isoDate(value: string | null, name: string): Date | string {
+  if (value === null) return `${name} is missing (an ISO 8601 date-time such as 2026-11-30T00:00:00Z)`;
+  const date = new Date(value);
+  if (!ISO_DATE_TIME.test(value) || Number.isNaN(date.getTime())) {
+    return `${name} must be an ISO 8601 date-time such as 2026-11-30T00:00:00Z, got "${value}"`;
+  }
+  return date;
+}
+
+function cents(value: unknown, min: number): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= MAX_AMOUNT_CENTS;
+}
+
+export async function startWalletServer(options: WalletServerOptions): Promise<WalletServer> {
+  const { ledger, secret } = options;
+  const log = options.log ?? (() => {});
+  let plan = new FaultPlan(options.faults ?? NO_FAULTS);
+  const inFlight = new Set<Promise<void>>();
+
+  function send(response: http.ServerResponse, status: number, raw: string): void {
+    response.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(raw),
+      'cache-control': 'no-store',
+      [SIGNATURE_HEADER_LOWER]: signBody(secret, raw),
+    });
+    response.end(raw);
+  }
+  const sendJson = (response: http.ServerResponse, status: number, body: object) =>
+    send(response, status, JSON.stringify(body));
+  const badRequest = (response: http.ServerResponse, reason: string) =>
+    sendJson(response, 400, { status: 'BAD_REQUEST', reason });
+  const adminAnswer = (response: http.ServerResponse, result: AdminResult<object>) =>
+    sendJson(
+      response,
+      200,
+      result.ok ? { status: 'OK', account: result.value } : { status: result.status, reason: result.reason },
+    );
+
+  async function contractCall(
+    call: WalletCall,
+    raw: Buffer,
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+  ): Promise<void> {
+    if (!verifySignature(secret, raw, request.headers[SIGNATURE_HEADER_LOWER])) {
+      return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return badRequest(response, 'the body is not JSON');
+    }
+    const checked = checkRequest(call, parsed);
+    if (!checked.ok) return badRequest(response, checked.reason);
+    const fault = plan.decide(call);
+    if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    if (fault.error) {
+      response.writeHead(plan.settings.errorStatus, { 'content-type': 'text/plain' });
+      response.end('fault mode: failed before doing anything');
+      return;
+    }
+    let handled = ledger.handle(call, checked.value, fault.refuse ?? undefined);
+    if (fault.duplicate) handled = ledger.handle(call, checked.value, fault.refuse ?? undefined);
+    if (fault.lostAnswer) {
+      // Done and committed; the answer is lost on the way.
+      response.socket?.destroy();
+      return;
+    }
+    if (handled.kind === 'conflict') {
+      log(`${call} ${checked.value.requestId}: conflict: ${handled.reason}`);
+      return send(response, 409, handled.raw);
+    }
+    send(response, 200, handled.raw);
+  }
+
+  function statement(url: URL, response: http.ServerResponse): void {
+    const from = isoDate(url.searchParams.get('from'), 'from');
+    const to = isoDate(url.searchParams.get('to'), 'to');
+    if (typeof from === 'string') return badRequest(response, from);
+    if (typeof to === 'string') return badRequest(response, to);
+    if (to <= from) return badRequest(response, 'to must come after from');
+    const after = url.searchParams.get('after') ?? '0';
+    const limit = url.searchParams.get('limit') ?? String(STATEMENT_DEFAULT_LIMIT);
+    if (!/^[0-9]{1,15}$/.test(after)) return badRequest(response, 'after must be the next cursor of a previous page');
+    if (!/^[0-9]{1,7}$/.test(limit) || Number(limit) < 1 || Number(limit) > STATEMENT_MAX_LIMIT) {
+      return badRequest(response, `limit must be from 1 to ${STATEMENT_MAX_LIMIT}`);
+    }
+    const page = ledger.statement(from, to, Number(after), Number(limit));
+    sendJson(response, 200, { status: 'OK', from: from.toISOString(), to: to.toISOString(), ...page });
+  }
+
+  const faultState = () => ({ status: 'OK', faults: plan.settings, counts: plan.counts });
+
+  /** `POST /admin/faults {WALLET_FAULT_…: value}`: the same settings as the environment's; unnamed ones off. */
+  function setFaults(body: Record<string, unknown>, response: http.ServerResponse): void {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value !== 'string' && typeof value !== 'number') {
+        return badRequest(response, `${name} must be a string or a number`);
+      }
+      if (!name.startsWith('WALLET_FAULT_')) return badRequest(response, `${name} is not a WALLET_FAULT_* setting`);
+      env[name] = String(value);
+    }
+    try {
+      plan = new FaultPlan(loadFaultSettings(env));
+    } catch (error) {
+      if (error instanceof WalletConfigError) return badRequest(response, error.message);
+      throw error;
+    }
+    sendJson(response, 200, faultState());
+  }
+
+  function admin(path: string, body: unknown, response: http.ServerResponse): void {
+    if (!isRecord(body)) return badRequest(response, 'the body must be a JSON object');
+    if (path === '/admin/faults') return setFaults(body, response);
+    const { playerId } = body;
+    if (typeof playerId !== 'string' || !WALLET_PLAYER_ID.test(playerId)) {
+      return badRequest(response, 'playerId must be 1–64 characters among A–Z a–z 0–9 _ -');
+    }
+    const limit = body.dailyStakeLimitCents;
+    const limitOk = limit === undefined || limit === null || cents(limit, 0);
+    switch (path) {
+      case '/admin/accounts': {
+        if (body.balanceCents !== undefined && !cents(body.balanceCents, 0)) {
+          return badRequest(response, 'balanceCents must be whole cents ≥ 0');
+        }
+        if (!limitOk) return badRequest(response, 'dailyStakeLimitCents must be whole cents ≥ 0 or null');
+        if (body.blocked !== undefined && typeof body.blocked !== 'boolean') {
+          return badRequest(response, 'blocked must be true or false');
+        }
+        return adminAnswer(
+          response,
+          ledger.createAccount(playerId, {
+            balanceCents: body.balanceCents as number | undefined,
+            dailyStakeLimitCents: (limit as number | null | undefined) ?? null,
+            blocked: body.blocked as boolean | undefined,
+          }),
+        );
+      }
+      case '/admin/adjust': {
+        const { requestId, amountCents } = body;
+        if (typeof requestId !== 'string' || !WALLET_ID.test(requestId)) {
+          return badRequest(response, 'requestId must be 1–128 characters among A–Z a–z 0–9 _ . : -');
+        }
+        if (
+          typeof amountCents !== 'number' ||
+          !Number.isSafeInteger(amountCents) ||
+          amountCents === 0 ||
+          Math.abs(amountCents) > MAX_AMOUNT_CENTS
+        ) {
+          return badRequest(response, 'amountCents must be whole cents, > 0 to deposit, < 0 to withdraw');
+        }
+        return adminAnswer(response, ledger.adjust(requestId, playerId, amountCents));
+      }
+      case '/admin/block':
+        if (typeof body.blocked !== 'boolean') return badRequest(response, 'blocked must be true or false');
+        return adminAnswer(response, ledger.setBlocked(playerId, body.blocked));
+      case '/admin/limit':
+        if (limit === undefined || !limitOk) {
+          return badRequest(response, 'dailyStakeLimitCents must be whole cents ≥ 0, or null for no limit');
+        }
+        return adminAnswer(response, ledger.setDailyStakeLimit(playerId, limit as number | null));
+      default:
+        sendJson(response, 404, { status: 'NOT_FOUND', reason: `no ${path}` });
+    }
+  }
+
+  async function route(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const target = request.url ?? '/';
+    const url = new URL(target, 'http://wallet.invalid');
+    const path = url.pathname;
+    if (request.method === 'GET') {
+      if (path === '/health') return sendJson(response, 200, { status: 'OK' });
+      if (!verifySignature(secret, target, request.headers[SIGNATURE_HEADER_LOWER])) {
+        return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
+      }
+      if (path === '/statement') return statement(url, response);
+      if (path === '/admin/faults') return sendJson(response, 200, faultState());
+      const account = /^\/admin\/accounts\/([^/]+)$/.exec(path);
+      if (account) {
+        const playerId = decodeURIComponent(account[1]!);
+        const view = WALLET_PLAYER_ID.test(playerId) ? ledger.view(playerId) : null;
+        return sendJson(
+          response,
+          200,
+          view ? { status: 'OK', account: view } : { status: 'UNKNOWN_PLAYER', reason: `no account ${playerId}` },
+        );
+      }
+      return sendJson(response, 404, { status: 'NOT_FOUND', reason: `no GET ${path}` });
+    }
+    if (request.method !== 'POST') return sendJson(response, 405, { status: 'METHOD_NOT_ALLOWED' });
+    let raw: Buffer;
+    try {
+      raw = await readBody(request);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return sendJson(response, 413, { status: 'BODY_TOO_LARGE' });
+      throw error;
+    }
+    const call = path.slice(1);
+    if (isWalletCall(call)) return contractCall(call, raw, request, response);
+    if (!path.startsWith('/admin/')) return sendJson(response, 404, { status: 'NOT_FOUND', reason: `no POST ${path}` });
+    if (!verifySignature(secret, raw, request.headers[SIGNATURE_HEADER_LOWER])) {
+      return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return badRequest(response, 'the body is not JSON');
+    }
+    admin(path, body, response);
+  }
+
+  const server = http.createServer((request, response) => {
+    const done = route(request, response)
+      .catch((error: unknown) => {
+        log(`${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!response.headersSent) {
+          // Not signed on purpose: the game server counts it as unknown and retries.
+          response.writeHead(500, { 'content-type': 'text/plain' });
+          response.end('internal error');
+        } else response.destroy();
+      })
+      .finally(() => inFlight.delete(done));
+    inFlight.add(done);
+  });
+  server.keepAliveTimeout = 10_000;
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the wallet has no TCP address');
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}`,
+    get faults() {
+      return plan;
+    },
+    setFaults(settings: FaultSettings) {
+      plan = new FaultPlan(settings);
+    },
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Calls already received (a delayed one included) finish before the ledger may close.
+      await Promise.allSettled([...inFlight]);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

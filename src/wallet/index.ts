@@ -1,0 +1,3 @@
+export * from './contract.ts';
+export * from './signature.ts';
+export * from './client.ts';
