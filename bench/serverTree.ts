@@ -3,11 +3,11 @@
  * its server and its block loader run as this checkout's are, and the clean-up of everything
  * the benchmark starts or writes (servers, data dirs, the tree), also on failure, Ctrl-C or kill.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildServer } from '../src/server/testing/child.ts';
+import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
 
 /** A source tree whose server can be run: its root, and its entry points as its package.json names them. */
 export interface ServerTree {
@@ -177,38 +177,12 @@ export function loadBlocks(tree: ServerTree, dataDir: string, files: string[]): 
  * The tree's server as src/server/testing/child.ts spawns this checkout's (`node --import tsx
  * MAIN`, same environment), run from the tree's root; resolves once it listens.
  */
-export function spawnTreeServer(
+export async function spawnTreeServer(
   tree: ServerTree,
   env: Record<string, string>,
   timeoutMs = 30_000,
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', tree.main], {
-    cwd: tree.root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  stopLater(child);
-  let output = '';
-  const exited = new Promise<number | string>((resolve) => {
-    child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${tree.label}: server did not start within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving on (http:\/\/[^\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: child, url: match[1]!, output: () => output, exited });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${tree.label}: server exited (${code}) before listening:\n${output}`));
-    });
-  });
+  const server = await spawnServer(env, timeoutMs, [], { main: tree.main, cwd: tree.root, label: tree.label });
+  stopLater(server.process);
+  return server;
 }

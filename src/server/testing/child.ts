@@ -12,13 +12,26 @@ export interface ChildServer {
 
 const MAIN = path.resolve('src/server/main.ts');
 
+/** Which server to start: another checkout's (bench:server's baseline) instead of this one's. */
+export interface ServerLocation {
+  /** Its main.ts; this checkout's by default. */
+  main?: string;
+  /** Where it runs from. */
+  cwd?: string;
+  /** Names it in failure messages. */
+  label?: string;
+}
+
 /** `node --import tsx src/server/main.ts` with this environment; resolves once it listens. */
 export function spawnServer(
   env: Record<string, string>,
   timeoutMs = 30_000,
   nodeArgs: string[] = [],
+  where: ServerLocation = {},
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
+  const prefix = where.label ? `${where.label}: ` : '';
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', where.main ?? MAIN], {
+    cwd: where.cwd,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -29,7 +42,7 @@ export function spawnServer(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start within ${timeoutMs} ms:\n${output}`));
+      reject(new Error(`${prefix}server did not start within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -43,7 +56,7 @@ export function spawnServer(
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening:\n${output}`));
+      reject(new Error(`${prefix}server exited (${code}) before listening:\n${output}`));
     });
   });
 }
