@@ -21,6 +21,18 @@ const layer = (files, forbidden, message, ignores = []) => ({
   },
 });
 
+/** What the pure rooms (rules, common, contract) never import: the other layers, Node, views, databases. */
+const OUTSIDE_PURE = [
+  '**/emission/**',
+  '**/server/**',
+  '**/client/**',
+  'node:*',
+  'pixi.js',
+  'gsap',
+  'fastify',
+  'better-sqlite3',
+  'pg',
+];
 const CLIENT_FORBIDDEN = ['**/server/**', '**/emission/**', 'node:*', 'fastify', 'better-sqlite3', 'pg'];
 const CLIENT_MESSAGE = 'src/client imports only src/rules, src/common and src/contract, never the server.';
 const SERVER = ['**/client/**', 'pixi.js', 'gsap'];
@@ -40,50 +52,17 @@ export default tseslint.config(
   },
   layer(
     ['src/rules/**'],
-    [
-      '**/emission/**',
-      '**/server/**',
-      '**/client/**',
-      '**/contract/**',
-      'node:*',
-      'pixi.js',
-      'gsap',
-      'fastify',
-      'better-sqlite3',
-      'pg',
-      '@sinclair/typebox',
-    ],
+    [...OUTSIDE_PURE, '**/contract/**', '@sinclair/typebox'],
     'src/rules is pure: it imports nothing outside itself.',
   ),
   layer(
     ['src/common/**'],
-    [
-      '**/rules/**',
-      '**/contract/**',
-      '**/emission/**',
-      '**/server/**',
-      '**/client/**',
-      'node:*',
-      'pixi.js',
-      'gsap',
-      'fastify',
-    ],
+    [...OUTSIDE_PURE, '**/rules/**', '**/contract/**'],
     'src/common holds small pure helpers for every layer: it imports nothing.',
   ),
   layer(
     ['src/contract/**'],
-    [
-      '**/emission/**',
-      '**/server/**',
-      '**/client/**',
-      '**/common/**',
-      'node:*',
-      'pixi.js',
-      'gsap',
-      'fastify',
-      'better-sqlite3',
-      'pg',
-    ],
+    [...OUTSIDE_PURE, '**/common/**'],
     'src/contract (the HTTP API, defined once) imports only src/rules and @sinclair/typebox.',
   ),
   layer(

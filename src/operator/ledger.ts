@@ -273,14 +273,7 @@ export class WalletLedger {
   /** Moves the balance and writes the log line; returns the log position. */
   private record(
     kind: StatementKind,
-    t: {
-      requestId: string;
-      playerId: string;
-      roundId: string | null;
-      betRequestId: string | null;
-      amountCents: number;
-      movedCents: number;
-    },
+    t: Pick<StatementEntry, 'requestId' | 'playerId' | 'roundId' | 'betRequestId' | 'amountCents' | 'movedCents'>,
     at: string,
   ): { seq: number; balanceAfterCents: number } {
     let balanceAfterCents: number;

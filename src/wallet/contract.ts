@@ -31,27 +31,20 @@ export interface BetRequest {
   currency: Currency;
 }
 
-export interface WinRequest {
+/** What settles a round: a win (the lot, 0 for a losing unit) or a rollback (the bet's amount). */
+export interface SettlementRequest {
   requestId: string;
   playerId: string;
   roundId: string;
-  /** The requestId of the bet this win settles. */
+  /** The requestId of the bet this call settles or reverses. */
   betRequestId: string;
-  /** 0 for a losing unit: it closes the round at the operator. */
+  /** A win: the lot, 0 for a losing unit (it closes the round at the operator). A rollback: the bet's amount. */
   amountCents: number;
   currency: Currency;
 }
 
-export interface RollbackRequest {
-  requestId: string;
-  playerId: string;
-  roundId: string;
-  /** The requestId of the bet to reverse. */
-  betRequestId: string;
-  /** The bet's amount. */
-  amountCents: number;
-  currency: Currency;
-}
+export type WinRequest = SettlementRequest;
+export type RollbackRequest = SettlementRequest;
 
 export interface WalletRequests {
   balance: BalanceRequest;
