@@ -118,21 +118,33 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       result.ok ? { status: 'OK', account: result.value } : { status: result.status, reason: result.reason },
     );
 
+  /** A signed JSON body, or undefined once the refusal (bad signature, not JSON) has been sent. */
+  function signedJson(
+    raw: Buffer,
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+  ): { body: unknown } | undefined {
+    if (!verifySignature(secret, raw, request.headers[SIGNATURE_HEADER_LOWER])) {
+      sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
+      return undefined;
+    }
+    try {
+      return { body: JSON.parse(raw.toString('utf8')) as unknown };
+    } catch {
+      badRequest(response, 'the body is not JSON');
+      return undefined;
+    }
+  }
+
   async function contractCall(
     call: WalletCall,
     raw: Buffer,
     request: http.IncomingMessage,
     response: http.ServerResponse,
   ): Promise<void> {
-    if (!verifySignature(secret, raw, request.headers[SIGNATURE_HEADER_LOWER])) {
-      return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return badRequest(response, 'the body is not JSON');
-    }
+    const signed = signedJson(raw, request, response);
+    if (!signed) return;
+    const parsed = signed.body;
     const checked = checkRequest(call, parsed);
     if (!checked.ok) return badRequest(response, checked.reason);
     const fault = plan.decide(call);
@@ -282,15 +294,9 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     const call = path.slice(1);
     if (isWalletCall(call)) return contractCall(call, raw, request, response);
     if (!path.startsWith('/admin/')) return sendJson(response, 404, { status: 'NOT_FOUND', reason: `no POST ${path}` });
-    if (!verifySignature(secret, raw, request.headers[SIGNATURE_HEADER_LOWER])) {
-      return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return badRequest(response, 'the body is not JSON');
-    }
+    const signed = signedJson(raw, request, response);
+    if (!signed) return;
+    const body = signed.body;
     admin(path, body, response);
   }
 
