@@ -100,6 +100,20 @@ export default tseslint.config(
     'src/server/http (request context, authentication, errors, headers, views) is below the routes and the app.',
   ),
   layer(
+    ['src/server/wallet/**'],
+    [
+      ...SERVER,
+      '**/testMode/**',
+      '**/routes/**',
+      '**/http/**',
+      '**/emission/**',
+      '**/app.ts',
+      '**/server.ts',
+      '**/main.ts',
+    ],
+    'src/server/wallet (portal players’ money at the operator) is below the routes: the store, the wallet contract, config.',
+  ),
+  layer(
     ['src/server/routes/**'],
     [...SERVER, '**/testMode/**', '**/emission/**', '**/seededRandom.ts', '**/app.ts', '**/server.ts', '**/main.ts'],
     'src/server/routes are the API as sold: no test fixtures, no emission, and never the app that registers them.',

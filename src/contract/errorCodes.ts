@@ -12,6 +12,12 @@ export const ERROR_CODES = [
   'PLAY_ID_REUSED',
   'NOT_FOUND',
   'RATE_LIMITED',
+  /** The operator's wallet refused the stake: a responsible-gaming limit of the account. */
+  'LIMIT_REACHED',
+  /** The operator's wallet refused the stake: the account is blocked. */
+  'PLAYER_BLOCKED',
+  /** The operator's wallet did not answer in time: nothing was sold; retry. */
+  'WALLET_UNAVAILABLE',
   /** An unexpected server fault (HTTP 500); nothing was changed. */
   'INTERNAL',
 ] as const;

@@ -15,6 +15,7 @@ import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
 import { Sales } from './sales.ts';
 import type { Store } from './store/types.ts';
+import { OperatorWallet } from './wallet/operatorWallet.ts';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -40,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     sales: new Sales(config.sales),
     sessionKey: await deps.store.sessionKey(),
     clock: deps.clock ?? (() => new Date()),
+    wallet: null,
   };
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -50,6 +52,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     return503OnClosing: true,
   });
+  if (config.wallet) {
+    const log = app.log;
+    context.wallet = new OperatorWallet(store, config.wallet, {
+      log: (level, message) => log[level](message),
+    });
+  }
   // The API speaks JSON only: any other body type is refused with 415.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);

@@ -25,6 +25,19 @@ export interface ServerConfig {
   databaseUrl?: string | null;
   /** The server log's threshold (pino's levels); requests are never logged one by one. */
   logLevel: LogLevel;
+  /** The operator's wallet for portal players' money; null: portal players play on the game's own ledger. */
+  wallet: WalletSettings | null;
+}
+
+export interface WalletSettings {
+  url: string;
+  /** Signs every call and checks every answer (shared with the operator). */
+  secret: string;
+  /** The most one call may take (the spec's WALLET_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** First retry delay of an unanswered win or rollback; doubled per attempt up to `retryCapMs`. */
+  retryBaseMs: number;
+  retryCapMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -125,6 +138,39 @@ function databaseUrl(env: Env, name: string): string | null {
   return raw;
 }
 
+/** The wallet's secret, like the portal's, is a shared key: long enough not to be guessed. */
+const MIN_WALLET_SECRET_LENGTH = 32;
+
+function wallet(env: Env): WalletSettings | null {
+  const url = read(env, 'WALLET_URL');
+  const secret = read(env, 'WALLET_SECRET');
+  if (url === undefined && secret === undefined) return null;
+  if (url === undefined) throw new ConfigError('WALLET_SECRET is set but WALLET_URL is not: set both, or neither');
+  if (secret === undefined) throw new ConfigError('WALLET_URL is set but WALLET_SECRET is not: set both, or neither');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`WALLET_URL must be a URL such as https://wallet.operator.example, got "${url}"`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new ConfigError(`WALLET_URL must start with https:// or http://, got "${parsed.protocol}//…"`);
+  }
+  if (secret.length < MIN_WALLET_SECRET_LENGTH) {
+    throw new ConfigError(`WALLET_SECRET must be at least ${MIN_WALLET_SECRET_LENGTH} characters long`);
+  }
+  const retryBaseMs = integer(env, 'WALLET_RETRY_BASE_MS', 500, 10, 600_000);
+  const retryCapMs = integer(env, 'WALLET_RETRY_CAP_MS', 60_000, 10, 3_600_000);
+  if (retryCapMs < retryBaseMs) throw new ConfigError('WALLET_RETRY_CAP_MS must be at least WALLET_RETRY_BASE_MS');
+  return {
+    url: url.replace(/\/+$/, ''),
+    secret,
+    timeoutMs: integer(env, 'WALLET_TIMEOUT_MS', 2000, 10, 60_000),
+    retryBaseMs,
+    retryCapMs,
+  };
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const opensAt = date(env, 'SALES_OPENS_AT');
   const closesAt = date(env, 'SALES_CLOSES_AT');
@@ -154,5 +200,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'warn'),
+    wallet: wallet(env),
   };
 }

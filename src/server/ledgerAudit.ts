@@ -19,6 +19,8 @@ const MAX_PROBLEMS = 50;
  * no gap in a block's sale order; each block's sold lots fit in its table; balances
  * equal their entries; each sold unit is the block file's unit at its position.
  * Fixture plays (test mode) come from no block: their money is checked, not their block.
+ * Plays paid at the operator's wallet move money on the player's mirror of the wallet
+ * instead of a game balance; each must have its bet and exactly one win owed or paid.
  */
 export async function auditLedger(store: Store, library: BlockLibrary): Promise<LedgerAuditReport> {
   const problems: string[] = [];
@@ -71,6 +73,21 @@ export async function auditLedger(store: Store, library: BlockLibrary): Promise<
     if (e.stakeDebits !== 1) problem(`play ${playId}: ${e.stakeDebits} stake debits`);
     if (e.prizeCredits > 1) problem(`play ${playId}: ${e.prizeCredits} prize credits`);
   }
+
+  // Portal plays paid at the operator's wallet: each sold unit owes (or was paid) exactly
+  // its lot, each sale has its bet, each reversed bet its rollback.
+  const wallet = await store.walletFacts();
+  for (const p of wallet.playsWithoutWin) {
+    problem(
+      p.owedCents === null
+        ? `play ${p.playId}: no win owed or paid at the wallet for its lot of ${p.winCents}`
+        : `play ${p.playId}: win of ${p.owedCents} owed at the wallet for a lot of ${p.winCents}`,
+    );
+  }
+  for (const id of wallet.soldBetsWithoutPlay)
+    problem(`wallet bet ${id}: sold, but no such play of its player and stake`);
+  for (const id of wallet.cancelledBetsWithoutRollback) problem(`wallet bet ${id}: cancelled without a rollback owed`);
+  for (const id of wallet.walletPlaysWithoutBet) problem(`play ${id}: paid at the wallet without a sold bet`);
 
   const blocks = new Map(facts.blockCursors.map((c) => [c.block.id, c.block]));
   // Unit by unit: the stored unit is the block's, its lot is what the play credited.

@@ -41,6 +41,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     library.preload(await store.listBlocks());
     const { app, context } = await buildApp({ config, store, library, extensions: options.extensions });
     const address = await app.listen({ port: config.port, host: config.host });
+    // Every instance sends the wins and rollbacks owed, those of a crashed one included.
+    context.wallet?.drainer.start();
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     let closing: Promise<void> | null = null;
     return {
@@ -51,7 +53,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       url,
       close: () => {
         // In-flight requests finish (and their plays commit) before the database closes.
-        closing ??= app.close().then(() => store.close());
+        closing ??= app
+          .close()
+          .then(() => context.wallet?.drainer.stop())
+          .then(() => store.close());
         return closing;
       },
     };

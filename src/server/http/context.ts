@@ -3,6 +3,7 @@ import type { BlockLibrary } from '../blocks/blockLibrary.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Sales } from '../sales.ts';
 import type { Store } from '../store/types.ts';
+import type { OperatorWallet } from '../wallet/operatorWallet.ts';
 
 /** What the routes share. */
 export interface AppContext {
@@ -12,6 +13,8 @@ export interface AppContext {
   sales: Sales;
   sessionKey: Buffer;
   clock: () => Date;
+  /** Portal players' money at the operator (WALLET_URL set); null: every player on the game's ledger. */
+  wallet: OperatorWallet | null;
 }
 
 /**

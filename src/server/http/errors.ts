@@ -7,11 +7,14 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   NO_SESSION: 401,
   INSUFFICIENT_BALANCE: 402,
   SALES_CLOSED: 403,
+  LIMIT_REACHED: 403,
+  PLAYER_BLOCKED: 403,
   NOT_FOUND: 404,
   SOLD_OUT: 409,
   PLAY_ID_REUSED: 409,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  WALLET_UNAVAILABLE: 503,
 };
 
 /** An expected refusal: becomes `{"error": {code, message}}` with the code's status. */

@@ -6,6 +6,7 @@ import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
 import { playView } from '../http/playView.ts';
+import { operatorPlayerId } from '../portalPlayer.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
@@ -13,19 +14,26 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     {
       schema: {
         querystring: NoQuerySchema,
-        response: withErrors(AccountResponseSchema, 401, 429),
+        response: withErrors(AccountResponseSchema, 401, 403, 429, 503),
       },
     },
     async (request): Promise<AccountResponse> => {
       const playerId = requirePlayer(request);
       const player = await ctx.store.getPlayer(playerId);
       if (!player) throw new ApiError('NO_SESSION', 'this session names no player');
+      let balanceCents = player.balanceCents;
+      const operatorId = operatorPlayerId(playerId);
+      if (ctx.wallet && operatorId !== null) {
+        const balance = await ctx.wallet.balance(playerId, operatorId);
+        if (!balance.ok) throw new ApiError(balance.refusal.code, balance.refusal.message);
+        balanceCents = balance.balanceCents;
+      }
       const sales = ctx.sales.window(ctx.clock());
       const withUnits = await ctx.store.stakesWithUnits();
       const unfinished = await ctx.store.latestUnfinishedPlay(playerId);
       return {
         playerId,
-        balanceCents: player.balanceCents,
+        balanceCents,
         // On sale: the window is open and the stake has a unit left.
         stakes: STAKES_CENTS.map((stakeCents) => ({ stakeCents, onSale: sales.open && withUnits.has(stakeCents) })),
         sales,

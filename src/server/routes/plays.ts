@@ -19,7 +19,9 @@ import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { playView } from '../http/playView.ts';
 import { withErrors } from '../http/schemas.ts';
+import { operatorPlayerId } from '../portalPlayer.ts';
 import type { BuyResult } from '../store/types.ts';
+import type { WalletPlayResult } from '../wallet/operatorWallet.ts';
 
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 20;
@@ -30,6 +32,7 @@ const REFUSALS: Record<Exclude<BuyResult, { ok: true }>['code'], string> = {
   SOLD_OUT: 'no unit of this stake is left for sale',
   PLAY_ID_REUSED: 'this playId was already used for another play',
   NOT_FOUND: 'this session names no player',
+  WALLET_UNAVAILABLE: 'the operator’s wallet did not confirm the stake: nothing was sold; try again',
 };
 
 export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -38,7 +41,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     {
       schema: {
         body: PlayRequestSchema,
-        response: withErrors(PlayResponseSchema, 400, 401, 402, 403, 409, 429),
+        response: withErrors(PlayResponseSchema, 400, 401, 402, 403, 409, 429, 503),
       },
     },
     async (request): Promise<PlayResponse> => {
@@ -46,12 +49,25 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       const { stakeCents } = request.body;
       const playId = request.body.playId.toLowerCase();
       const now = ctx.clock();
-      const result = await ctx.store.buyPlay({ playerId, playId, stakeCents, salesOpen: ctx.sales.isOpen(now), now });
+      const salesOpen = ctx.sales.isOpen(now);
+      const operatorId = operatorPlayerId(playerId);
+      const result: BuyResult | WalletPlayResult =
+        ctx.wallet && operatorId !== null
+          ? await ctx.wallet.buy({
+              playerId,
+              operatorPlayerId: operatorId,
+              playId,
+              stakeCents,
+              salesOpen,
+              onSale: async () => (await ctx.store.stakesWithUnits()).has(stakeCents),
+              now,
+            })
+          : await ctx.store.buyPlay({ playerId, playId, stakeCents, salesOpen, now });
       if (!result.ok) {
         const message =
           result.code === 'SALES_CLOSED'
             ? ctx.sales.window(now).message || REFUSALS.SALES_CLOSED
-            : REFUSALS[result.code];
+            : ('message' in result && result.message) || REFUSALS[result.code as keyof typeof REFUSALS];
         throw new ApiError(result.code, message);
       }
       return { play: playView(result.play), balanceCents: result.balanceCents };
@@ -126,6 +142,8 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
 }
 
 async function balanceOf(ctx: AppContext, playerId: string): Promise<number> {
+  // A wallet player's balance is the wallet's latest answer, not asked again on every step.
+  if (ctx.wallet && operatorPlayerId(playerId) !== null) return ctx.wallet.lastBalance(playerId);
   const player = await ctx.store.getPlayer(playerId);
   if (!player) throw new ApiError('NO_SESSION', 'this session names no player');
   return player.balanceCents;

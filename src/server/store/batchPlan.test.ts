@@ -3,7 +3,7 @@ import { unitForPair } from '../../emission/index.ts';
 import type { PairKey, StakeCents, Unit } from '../../rules/index.ts';
 import { seededRandom } from '../seededRandom.ts';
 import { encodeUnit } from './unitCode.ts';
-import { blockWritesInOrder, planBatch, type BatchReads } from './batchPlan.ts';
+import { blockWritesInOrder, emptyReads, planBatch, type BatchReads } from './batchPlan.ts';
 import type { BlockRecord, BuyRequest, PlayRecord, UnitSource } from './types.ts';
 
 /** Blocks of a few units each, position p of block b being pairs[b][p]. */
@@ -33,7 +33,7 @@ const request = (playId: string, stakeCents: StakeCents = 100, more: Partial<Buy
 function reads(balance: number, blocks: BlockRecord[]): BatchReads {
   const byStake = new Map<StakeCents, BlockRecord[]>();
   for (const b of blocks) byStake.set(b.stakeCents, [...(byStake.get(b.stakeCents) ?? []), b]);
-  return { existing: new Map(), balances: new Map([['p1', balance]]), blocks: byStake };
+  return { ...emptyReads(), balances: new Map([['p1', balance]]), blocks: byStake };
 }
 
 describe('planBatch', () => {

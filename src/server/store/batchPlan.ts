@@ -1,6 +1,15 @@
 import { evaluate, type StakeCents, type Unit } from '../../rules/index.ts';
-import { pushPlayEntries, type LedgerEntry } from './ledgerRules.ts';
-import type { BlockRecord, BlockStatus, BuyRequest, BuyResult, PlayRecord, UnitSource } from './types.ts';
+import { playerAccount, pushPlayEntries, walletAccount, type LedgerEntry } from './ledgerRules.ts';
+import type {
+  BlockRecord,
+  BlockStatus,
+  BuyRequest,
+  BuyResult,
+  OutboxEntry,
+  PlayRecord,
+  UnitSource,
+  WalletBetState,
+} from './types.ts';
 
 /**
  * How a batch of plays is decided, the same for every store: SQLite and PostgreSQL read
@@ -16,7 +25,23 @@ export interface BatchReads {
   balances: Map<string, number>;
   /** Per stake: its open and queued blocks, the open one first, then the queue in order. */
   blocks: Map<StakeCents, BlockRecord[]>;
+  /** The state of each wallet bet the batch settles (locked with the players). */
+  walletBets: Map<string, WalletBetState>;
 }
+
+/** A win or rollback the batch owes the wallet: the outbox row it inserts. */
+export type OutboxInsert = Pick<
+  OutboxEntry,
+  | 'requestId'
+  | 'kind'
+  | 'betRequestId'
+  | 'playId'
+  | 'playerId'
+  | 'walletPlayerId'
+  | 'amountCents'
+  | 'nextAttemptAt'
+  | 'createdAt'
+>;
 
 /** A play's ledger entry (built by ledgerRules). */
 export type EntryWrite = LedgerEntry<'stake' | 'prize'>;
@@ -37,6 +62,16 @@ export interface BatchWrites {
   balances: Map<string, number>;
   /** Final cursor and status of each block that sold or changed status. */
   blocks: Map<string, BlockWrite>;
+  /** Wallet bets the batch settles: sold (a win owed) or cancelled (a rollback owed). */
+  walletBets: Map<string, { state: 'sold' | 'cancelled'; at: string }>;
+  outbox: OutboxInsert[];
+  /** The wallet's latest balance per player, from the bets' answers. */
+  walletBalances: Map<string, { balanceCents: number; seenAt: string }>;
+}
+
+/** An empty BatchReads, for stores and tests that fill it. */
+export function emptyReads(): BatchReads {
+  return { existing: new Map(), balances: new Map(), blocks: new Map(), walletBets: new Map() };
 }
 
 export type Outcome = { result: BuyResult } | { error: unknown };
@@ -84,8 +119,17 @@ export function planBatch(
   units: UnitSource,
   encodeUnit: (unit: Unit) => string,
 ): { outcomes: Outcome[]; writes: BatchWrites } {
-  const writes: BatchWrites = { plays: [], entries: [], balances: new Map(), blocks: new Map() };
+  const writes: BatchWrites = {
+    plays: [],
+    entries: [],
+    balances: new Map(),
+    blocks: new Map(),
+    walletBets: new Map(),
+    outbox: [],
+    walletBalances: new Map(),
+  };
   const known = new Map(reads.existing);
+  const betStates = new Map(reads.walletBets);
   const balances = new Map(reads.balances);
   const blocks = new Map([...reads.blocks].map(([stake, list]) => [stake, list.map((block) => ({ ...block }))]));
   const wasOpen = new Map([...reads.blocks.values()].flat().map((block) => [block.id, block.status === 'open']));
@@ -118,20 +162,53 @@ export function planBatch(
     return openNext(queue);
   };
 
+  /** A wallet bet that answered OK but sells nothing is reversed: its rollback is owed. */
+  const cancelBet = (request: BuyRequest): void => {
+    const sale = request.wallet;
+    if (!sale) return;
+    const at = request.now.toISOString();
+    betStates.set(sale.betRequestId, 'cancelled');
+    writes.walletBets.set(sale.betRequestId, { state: 'cancelled', at });
+    writes.outbox.push({
+      requestId: sale.settlementRequestId,
+      kind: 'rollback',
+      betRequestId: sale.betRequestId,
+      playId: request.playId,
+      playerId: request.playerId,
+      walletPlayerId: sale.walletPlayerId,
+      amountCents: request.stakeCents,
+      nextAttemptAt: sale.heldUntil.toISOString(),
+      createdAt: at,
+    });
+  };
+
   const decide = (request: BuyRequest): BuyResult => {
-    const { playerId, playId, stakeCents } = request;
+    const { playerId, playId, stakeCents, wallet } = request;
     const existing = known.get(playId);
+    // A wallet bet is settled once, whatever else happens to its play: if another request
+    // settled it (or a stale bet was rolled back), this one sells nothing.
+    if (wallet && betStates.get(wallet.betRequestId) !== 'sending') return { ok: false, code: 'WALLET_UNAVAILABLE' };
     if (existing) {
+      if (wallet) {
+        cancelBet(request);
+        return { ok: false, code: 'PLAY_ID_REUSED' };
+      }
       if (existing.playerId !== playerId || existing.stakeCents !== stakeCents) {
         return { ok: false, code: 'PLAY_ID_REUSED' };
       }
       const balanceCents = balances.get(playerId) ?? existing.balanceAfterCents;
       return { ok: true, play: existing, balanceCents, replayed: true };
     }
-    if (!request.salesOpen) return { ok: false, code: 'SALES_CLOSED' };
-    const before = balances.get(playerId);
-    if (before === undefined) return { ok: false, code: 'NOT_FOUND' };
-    if (before < stakeCents) return { ok: false, code: 'INSUFFICIENT_BALANCE' };
+    const refuse = (code: Exclude<BuyResult, { ok: true }>['code']): BuyResult => {
+      cancelBet(request);
+      return { ok: false, code };
+    };
+    if (!request.salesOpen) return refuse('SALES_CLOSED');
+    const gameBalance = balances.get(playerId);
+    if (gameBalance === undefined) return refuse('NOT_FOUND');
+    // At the wallet the bet took the stake already: its answer is the balance after it.
+    const before = wallet ? wallet.betBalanceCents + stakeCents : gameBalance;
+    if (!wallet && before < stakeCents) return { ok: false, code: 'INSUFFICIENT_BALANCE' };
 
     let unit: Unit;
     let block: BlockRecord | undefined;
@@ -140,7 +217,7 @@ export function planBatch(
       unit = request.fixtureUnit;
     } else {
       block = blockToSell(stakeCents);
-      if (!block) return { ok: false, code: 'SOLD_OUT' };
+      if (!block) return refuse('SOLD_OUT');
       position = block.nextPosition;
       unit = units.unitAt(block, position);
     }
@@ -159,9 +236,27 @@ export function planBatch(
       touch(block);
     }
     const after = before - stakeCents + result.winCents;
-    balances.set(playerId, after);
-    writes.balances.set(playerId, after);
     const at = request.now.toISOString();
+    if (wallet) {
+      // The game's balance of the player does not move: the money is at the wallet.
+      betStates.set(wallet.betRequestId, 'sold');
+      writes.walletBets.set(wallet.betRequestId, { state: 'sold', at });
+      writes.outbox.push({
+        requestId: wallet.settlementRequestId,
+        kind: 'win',
+        betRequestId: wallet.betRequestId,
+        playId,
+        playerId,
+        walletPlayerId: wallet.walletPlayerId,
+        amountCents: result.winCents,
+        nextAttemptAt: wallet.heldUntil.toISOString(),
+        createdAt: at,
+      });
+      writes.walletBalances.set(playerId, { balanceCents: wallet.betBalanceCents, seenAt: at });
+    } else {
+      balances.set(playerId, after);
+      writes.balances.set(playerId, after);
+    }
     const play: PlayRecord = {
       playId,
       playerId,
@@ -183,7 +278,8 @@ export function planBatch(
     };
     writes.plays.push({ play, unitCode });
     known.set(playId, play);
-    pushPlayEntries(writes.entries, playId, playerId, stakeCents, result.winCents, at);
+    const account = wallet ? walletAccount(playerId) : playerAccount(playerId);
+    pushPlayEntries(writes.entries, playId, account, stakeCents, result.winCents, at);
     return { ok: true, play, balanceCents: after, replayed: false };
   };
 

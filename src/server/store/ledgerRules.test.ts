@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adjustmentEntries, fundingEntries, pushPlayEntries, type LedgerEntry } from './ledgerRules.ts';
+import { adjustmentEntries, fundingEntries, playerAccount, pushPlayEntries, type LedgerEntry } from './ledgerRules.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const sumByTxn = (entries: readonly LedgerEntry[]) => {
@@ -11,7 +11,7 @@ const sumByTxn = (entries: readonly LedgerEntry[]) => {
 describe('ledger rules', () => {
   it('a play: the stake from the player to house:sales, the lot from house:prizes to the player', () => {
     const entries: LedgerEntry<'stake' | 'prize'>[] = [];
-    pushPlayEntries(entries, 'p1', 'alice', 200, 500, at);
+    pushPlayEntries(entries, 'p1', playerAccount('alice'), 200, 500, at);
     expect(entries.map((e) => [e.txn, e.account, e.amountCents, e.kind, e.playId])).toEqual([
       ['stake:p1', 'player:alice', -200, 'stake', 'p1'],
       ['stake:p1', 'house:sales', 200, 'stake', 'p1'],
@@ -20,7 +20,7 @@ describe('ledger rules', () => {
     ]);
     expect(sumByTxn(entries)).toEqual({ 'stake:p1': 0, 'prize:p1': 0 });
     // A losing unit makes no prize transaction.
-    pushPlayEntries(entries, 'p2', 'alice', 100, 0, at);
+    pushPlayEntries(entries, 'p2', playerAccount('alice'), 100, 0, at);
     expect(entries.slice(4).map((e) => e.txn)).toEqual(['stake:p2', 'stake:p2']);
   });
 

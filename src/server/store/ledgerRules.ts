@@ -12,8 +12,19 @@ export const HOUSE_ADJUSTMENTS = 'house:adjustments';
 /** Every player's account starts with this; the ledger audit matches on it. */
 export const PLAYER_ACCOUNT_PREFIX = 'player:';
 
+/**
+ * A portal player's money at the operator's wallet, mirrored: a wallet play's stake leaves
+ * it and its lot comes back to it, so its entries sum to what the wallet's statement shows
+ * for that player's rounds (−bets not rolled back + wins). It has no balance in the game.
+ */
+export const WALLET_ACCOUNT_PREFIX = 'wallet:';
+
 export function playerAccount(playerId: string): string {
   return PLAYER_ACCOUNT_PREFIX + playerId;
+}
+
+export function walletAccount(playerId: string): string {
+  return WALLET_ACCOUNT_PREFIX + playerId;
 }
 
 export type EntryKind = 'stake' | 'prize' | 'funding' | 'adjustment';
@@ -30,19 +41,19 @@ export interface LedgerEntry<K extends EntryKind = EntryKind> {
 }
 
 /**
- * Appends a sold play's entries to `out`: the stake moves from the player to house:sales,
- * and a winning unit's lot from house:prizes to the player (a losing unit makes no prize
- * transaction). Appends rather than returns: it runs once per play of a batch.
+ * Appends a sold play's entries to `out`: the stake moves from the player's account (in
+ * the game, or at the wallet) to house:sales, and a winning unit's lot from house:prizes
+ * to that account (a losing unit makes no prize transaction). Appends rather than returns:
+ * it runs once per play of a batch.
  */
 export function pushPlayEntries(
   out: LedgerEntry<'stake' | 'prize'>[],
   playId: string,
-  playerId: string,
+  account: string,
   stakeCents: number,
   winCents: number,
   createdAt: string,
 ): void {
-  const account = playerAccount(playerId);
   const stakeTxn = `stake:${playId}`;
   out.push(
     { txn: stakeTxn, account, amountCents: -stakeCents, playId, kind: 'stake', createdAt },

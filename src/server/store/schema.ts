@@ -101,9 +101,62 @@ ${d.blocksComment}
     `;
 }
 
+/**
+ * The operator's wallet (portal players' money): each bet recorded before it is sent, the
+ * win or rollback owed on it (the outbox, written in the transaction that sells or refuses
+ * the unit), and each player's balance as the wallet last said it.
+ */
+function version2(d: SchemaDialect): string {
+  return `
+      CREATE TABLE wallet_bets (
+        request_id    TEXT PRIMARY KEY,
+        play_id       TEXT NOT NULL UNIQUE,
+        player_id     TEXT NOT NULL REFERENCES players (id),
+        wallet_player TEXT NOT NULL,
+        stake_cents   INTEGER NOT NULL CHECK (stake_cents IN (100, 200, 300, 500)),
+        state         TEXT NOT NULL CHECK (state IN ('sending', 'sold', 'refused', 'cancelled')),
+        refusal       TEXT,
+        created_at    TEXT NOT NULL,
+        deadline_at   TEXT NOT NULL,
+        resolved_at   TEXT
+      )${d.tableEnd};
+      CREATE INDEX wallet_bets_sending ON wallet_bets (deadline_at) WHERE state = 'sending';
+      CREATE INDEX wallet_bets_by_time ON wallet_bets (created_at);
+
+      CREATE TABLE wallet_outbox (
+        request_id      TEXT PRIMARY KEY,
+        kind            TEXT NOT NULL CHECK (kind IN ('win', 'rollback')),
+        bet_request_id  TEXT NOT NULL UNIQUE REFERENCES wallet_bets (request_id),
+        play_id         TEXT NOT NULL,
+        player_id       TEXT NOT NULL,
+        wallet_player   TEXT NOT NULL,
+        amount_cents    ${d.bigint} NOT NULL CHECK (amount_cents >= 0),
+        state           TEXT NOT NULL CHECK (state IN ('pending', 'done', 'failed')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        last_error      TEXT,
+        answer_status   TEXT,
+        balance_cents   ${d.bigint},
+        created_at      TEXT NOT NULL,
+        settled_at      TEXT
+      )${d.tableEnd};
+      CREATE INDEX wallet_outbox_due ON wallet_outbox (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX wallet_outbox_by_time ON wallet_outbox (created_at);
+
+      CREATE TABLE wallet_balances (
+        player_id     TEXT PRIMARY KEY REFERENCES players (id),
+        balance_cents ${d.bigint} NOT NULL CHECK (balance_cents >= 0),
+        seen_at       TEXT NOT NULL
+      )${d.tableEnd};
+    `;
+}
+
 /** Every migration, in order, as this dialect spells it. */
 export function migrations(d: SchemaDialect): readonly Migration[] {
-  return [{ version: 1, name: 'players, blocks, plays, ledger', sql: version1(d) }];
+  return [
+    { version: 1, name: 'players, blocks, plays, ledger', sql: version1(d) },
+    { version: 2, name: 'operator wallet: bets, outbox, balances', sql: version2(d) },
+  ];
 }
 
 /** The table that records applied migrations (its own statement, run before them). */

@@ -1,5 +1,5 @@
 import type { StakeCents } from '../../rules/index.ts';
-import { PLAYER_ACCOUNT_PREFIX } from './ledgerRules.ts';
+import { PLAYER_ACCOUNT_PREFIX, WALLET_ACCOUNT_PREFIX } from './ledgerRules.ts';
 import {
   BLOCK_COLUMNS,
   PLAY_COLUMNS,
@@ -15,7 +15,8 @@ import type { BlockRecord, LedgerFacts, PlayerRecord, PlayRecord, PlaysQuery, So
 import { decodeUnit } from './unitCode.ts';
 
 const SOLD_UNITS_PAGE = 5000;
-const PLAYER = `'${PLAYER_ACCOUNT_PREFIX}%'`;
+/** A play's money moves on the player's account in the game, or on its mirror of the operator's wallet. */
+const ANY_PLAYER = `(account LIKE '${PLAYER_ACCOUNT_PREFIX}%' OR account LIKE '${WALLET_ACCOUNT_PREFIX}%')`;
 
 /** Sums made BIGINT in both databases (PostgreSQL's SUM of a BIGINT is NUMERIC, which comes back as a string). */
 const LEDGER_FACTS_SQL = {
@@ -23,11 +24,11 @@ const LEDGER_FACTS_SQL = {
   unbalanced: `SELECT txn, CAST(SUM(amount_cents) AS BIGINT) AS s FROM entries
     GROUP BY txn HAVING SUM(amount_cents) <> 0`,
   playEntries: `SELECT play_id,
-      SUM(CASE WHEN kind = 'stake' AND account LIKE ${PLAYER} AND amount_cents < 0 THEN 1 ELSE 0 END) AS stake_debits,
-      CAST(-SUM(CASE WHEN kind = 'stake' AND account LIKE ${PLAYER} THEN amount_cents ELSE 0 END) AS BIGINT)
+      SUM(CASE WHEN kind = 'stake' AND ${ANY_PLAYER} AND amount_cents < 0 THEN 1 ELSE 0 END) AS stake_debits,
+      CAST(-SUM(CASE WHEN kind = 'stake' AND ${ANY_PLAYER} THEN amount_cents ELSE 0 END) AS BIGINT)
         AS stake_cents,
-      SUM(CASE WHEN kind = 'prize' AND account LIKE ${PLAYER} AND amount_cents > 0 THEN 1 ELSE 0 END) AS prize_credits,
-      CAST(SUM(CASE WHEN kind = 'prize' AND account LIKE ${PLAYER} THEN amount_cents ELSE 0 END) AS BIGINT) AS prize_cents
+      SUM(CASE WHEN kind = 'prize' AND ${ANY_PLAYER} AND amount_cents > 0 THEN 1 ELSE 0 END) AS prize_credits,
+      CAST(SUM(CASE WHEN kind = 'prize' AND ${ANY_PLAYER} THEN amount_cents ELSE 0 END) AS BIGINT) AS prize_cents
     FROM entries WHERE play_id IS NOT NULL GROUP BY play_id`,
   // Plays without any ledger entry must show up too.
   bare: `SELECT p.play_id FROM plays p

@@ -54,6 +54,23 @@ export interface UnitSource {
   unitAt(block: Pick<BlockRecord, 'id' | 'filePath'>, position: number): Unit;
 }
 
+/**
+ * A portal play paid at the operator's wallet: its bet answered OK. The sale (or its
+ * refusal) settles the bet in the same transaction: a sold unit owes a win, a refused one
+ * a rollback, each written to the outbox under `settlementRequestId`.
+ */
+export interface WalletSale {
+  betRequestId: string;
+  /** The operator's own id of the player (the launch token's). */
+  walletPlayerId: string;
+  /** The wallet's balance after the bet, as its answer said. */
+  betBalanceCents: Cents;
+  /** The requestId of the win, or of the rollback if the sale is refused. */
+  settlementRequestId: string;
+  /** The selling request sends the settlement itself first: nobody else does before this. */
+  heldUntil: Date;
+}
+
 export interface BuyRequest {
   playerId: string;
   playId: string;
@@ -62,6 +79,8 @@ export interface BuyRequest {
   salesOpen: boolean;
   /** Test mode only: sell this unit instead of the block's next one. */
   fixtureUnit?: Unit;
+  /** Set for a play paid at the operator's wallet; absent for the game's own ledger. */
+  wallet?: WalletSale;
   now: Date;
 }
 
@@ -69,8 +88,81 @@ export type BuyResult =
   | { ok: true; play: PlayRecord; balanceCents: Cents; replayed: boolean }
   | {
       ok: false;
-      code: Extract<ErrorCode, 'SALES_CLOSED' | 'INSUFFICIENT_BALANCE' | 'SOLD_OUT' | 'PLAY_ID_REUSED' | 'NOT_FOUND'>;
+      code: Extract<
+        ErrorCode,
+        'SALES_CLOSED' | 'INSUFFICIENT_BALANCE' | 'SOLD_OUT' | 'PLAY_ID_REUSED' | 'NOT_FOUND' | 'WALLET_UNAVAILABLE'
+      >;
     };
+
+/**
+ * A bet at the operator's wallet, recorded before it is sent: `sending` until its outcome
+ * is known; then `sold` (answered OK, its unit sold, a win owed), `refused` (a final
+ * refusal: nothing moved) or `cancelled` (unknown, or OK but not sold: a rollback owed).
+ */
+export type WalletBetState = 'sending' | 'sold' | 'refused' | 'cancelled';
+
+export interface WalletBetRecord {
+  requestId: string;
+  playId: string;
+  playerId: string;
+  walletPlayerId: string;
+  stakeCents: StakeCents;
+  state: WalletBetState;
+  /** The wallet's status when it refused. */
+  refusal: string | null;
+  createdAt: string;
+  /** Past it, any instance rolls back a bet still `sending`. */
+  deadlineAt: string;
+  resolvedAt: string | null;
+}
+
+export type NewWalletBet = Pick<
+  WalletBetRecord,
+  'requestId' | 'playId' | 'playerId' | 'walletPlayerId' | 'stakeCents' | 'createdAt' | 'deadlineAt'
+>;
+
+export type RecordBetResult =
+  | { recorded: true }
+  /** The playId already has a bet (a retry, or a reuse), or a play outside the wallet. */
+  | { recorded: false; bet: WalletBetRecord | null };
+
+export type OutboxKind = 'win' | 'rollback';
+/** `failed`: a final answer that settles nothing (e.g. REQUEST_ID_REUSED): for a person to look at. */
+export type OutboxState = 'pending' | 'done' | 'failed';
+
+/** A win or rollback owed to the wallet, sent until it is answered. */
+export interface OutboxEntry {
+  requestId: string;
+  kind: OutboxKind;
+  betRequestId: string;
+  /** The round: the play's id. */
+  playId: string;
+  playerId: string;
+  walletPlayerId: string;
+  amountCents: Cents;
+  state: OutboxState;
+  attempts: number;
+  /** Due then; a sender that takes the entry moves this past its call's timeout. */
+  nextAttemptAt: string;
+  lastError: string | null;
+  answerStatus: string | null;
+  /** The wallet's balance in its answer. */
+  balanceCents: Cents | null;
+  createdAt: string;
+  settledAt: string | null;
+}
+
+/** What the ledger audit checks of the wallet's books in the game's database. */
+export interface WalletFacts {
+  /** Sold wallet plays without exactly one win owed or paid equal to their lot. */
+  playsWithoutWin: { playId: string; winCents: Cents; owedCents: Cents | null }[];
+  /** Bets marked sold without a play. */
+  soldBetsWithoutPlay: string[];
+  /** Bets cancelled without a rollback owed or sent. */
+  cancelledBetsWithoutRollback: string[];
+  /** Plays on a wallet account without a sold bet of that stake. */
+  walletPlaysWithoutBet: string[];
+}
 
 export interface PlaysQuery {
   playerId: string;
@@ -146,4 +238,43 @@ export interface Store {
   ledgerFacts(): Promise<LedgerFacts>;
   /** Every play's block, position (null for fixtures) and stored unit, for the unit-by-unit check. */
   soldUnits(): AsyncIterable<SoldUnit>;
+
+  // ---- The operator's wallet ---------------------------------------------------------
+  /** Records a bet before it is sent (durable when it resolves); not if the playId is taken. */
+  recordWalletBet(bet: NewWalletBet): Promise<RecordBetResult>;
+  walletBet(playId: string): Promise<WalletBetRecord | null>;
+  /** A final refusal: `sending` → `refused`. */
+  refuseWalletBet(requestId: string, refusal: string, now: Date): Promise<void>;
+  /**
+   * `sending` → `cancelled`, with its rollback owed in the same transaction (due at
+   * `nextAttemptAt`); false when the bet was no longer `sending`.
+   */
+  cancelWalletBet(requestId: string, rollbackRequestId: string, now: Date, nextAttemptAt: Date): Promise<boolean>;
+  /** Cancels every bet still `sending` past its deadline, each with its rollback owed now; how many. */
+  cancelStaleWalletBets(now: Date): Promise<number>;
+  /**
+   * Takes up to `limit` outbox entries due at `now` for sending: each becomes due again only
+   * at `heldUntil`, so no other sender takes it meanwhile (PostgreSQL: skips rows that another
+   * instance is taking).
+   */
+  claimOutbox(now: Date, limit: number, heldUntil: Date): Promise<OutboxEntry[]>;
+  /** An answer that settles the entry (`done`) or needs a person (`failed`). */
+  settleOutbox(
+    requestId: string,
+    result: { state: 'done' | 'failed'; answerStatus: string; balanceCents: Cents | null },
+    now: Date,
+  ): Promise<void>;
+  /** No answer: tried again at `nextAttemptAt`. */
+  retryOutbox(requestId: string, nextAttemptAt: Date, error: string): Promise<void>;
+  /** Entries not `done`, oldest first. */
+  unsettledOutbox(): Promise<OutboxEntry[]>;
+  /** Bets still `sending`, oldest first. */
+  unresolvedWalletBets(): Promise<WalletBetRecord[]>;
+  /** Every bet created in [from, to), and every outbox entry of those bets. */
+  walletCalls(from: Date, to: Date): Promise<{ bets: WalletBetRecord[]; outbox: OutboxEntry[] }>;
+  /** The wallet's balance as it last said it, if it ever did. */
+  walletBalance(playerId: string): Promise<{ balanceCents: Cents; seenAt: string } | null>;
+  /** Keeps the wallet's latest balance (an older answer never replaces a newer one). */
+  noteWalletBalance(playerId: string, balanceCents: Cents, seenAt: Date): Promise<void>;
+  walletFacts(): Promise<WalletFacts>;
 }

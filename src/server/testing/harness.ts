@@ -103,6 +103,6 @@ export const newPlayId = (): string => randomUUID();
 
 /** Every row of every table, to prove that a refused request changed nothing. */
 export function databaseDump(store: SqliteStore): string {
-  const tables = ['players', 'blocks', 'plays', 'entries'];
+  const tables = ['players', 'blocks', 'plays', 'entries', 'wallet_bets', 'wallet_outbox', 'wallet_balances'];
   return JSON.stringify(tables.map((t) => store.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
 }

@@ -76,6 +76,9 @@ export async function postgresDump(url: string): Promise<string> {
       ['plays', 'seq'],
       ['entries', 'id'],
       ['meta', 'key'],
+      ['wallet_bets', 'request_id'],
+      ['wallet_outbox', 'request_id'],
+      ['wallet_balances', 'player_id'],
     ]) {
       out.push((await client.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows);
     }

@@ -35,7 +35,7 @@ export const sqliteKind: StoreKind = {
     const dataDir = tempDataDir();
     const store = SqliteStore.open(dataDir, units);
     const close = closeOnce(store);
-    const tables = ['players', 'blocks', 'plays', 'entries', 'meta'];
+    const tables = ['players', 'blocks', 'plays', 'entries', 'meta', 'wallet_bets', 'wallet_outbox', 'wallet_balances'];
     return {
       store,
       env: { DATA_DIR: dataDir },

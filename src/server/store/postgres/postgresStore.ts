@@ -8,10 +8,20 @@ import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
 import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer } from '../rows.ts';
-import { StoreCore } from '../storeCore.ts';
-import type { BlockRecord, BuyRequest, BuyResult, PlayerRecord, PlayRecord, Store, UnitSource } from '../types.ts';
+import type {
+  BlockRecord,
+  BuyRequest,
+  BuyResult,
+  PlayerRecord,
+  PlayRecord,
+  Store,
+  UnitSource,
+  WalletBetState,
+} from '../types.ts';
+import { WalletBooks } from '../walletBooks.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { sentTogether, settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
+import { CANCEL_BET_SQL, CANCEL_STALE_BETS_SQL, walletWriteStatements } from './walletSql.ts';
 import { migratePostgres } from './migrations.ts';
 import {
   inTransaction,
@@ -36,7 +46,7 @@ export { redactUrl, type PostgresStoreOptions, type PostgresStoreStats };
  * are answered once the log is flushed, while the next batch already runs. Reads wait for
  * the same barrier, so no answer shows data that a crash could still take back.
  */
-export class PostgresStore extends StoreCore implements Store {
+export class PostgresStore extends WalletBooks implements Store {
   readonly pool: pg.Pool;
   readonly stats: PostgresStoreStats = { batches: 0, plays: 0, retries: 0, retriedCodes: {} };
   private readonly units: UnitSource;
@@ -49,6 +59,7 @@ export class PostgresStore extends StoreCore implements Store {
   /** StoreCore's statements, their `?` numbered for PostgreSQL. */
   private readonly numbered = new Map<string, string>();
   protected readonly unfinished = 'NOT finished';
+  protected readonly skipLocked = ' FOR UPDATE SKIP LOCKED';
 
   static async connect(url: string, units: UnitSource, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const store = new PostgresStore(url, units, options);
@@ -89,13 +100,43 @@ export class PostgresStore extends StoreCore implements Store {
     return this.pool.query<R>(text, values);
   }
 
-  protected async all<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+  /** A statement written with `?` placeholders, as PostgreSQL numbers them (cached). */
+  private numberedText(text: string): string {
     let numbered = this.numbered.get(text);
     if (numbered === undefined) {
       let n = 0;
       this.numbered.set(text, (numbered = text.replace(/\?/g, () => `$${++n}`)));
     }
-    return (await this.query<R & pg.QueryResultRow>(numbered, params as unknown[] | undefined)).rows;
+    return numbered;
+  }
+
+  protected async all<R>(text: string, params?: readonly unknown[]): Promise<R[]> {
+    return (await this.query<R & pg.QueryResultRow>(this.numberedText(text), params as unknown[] | undefined)).rows;
+  }
+
+  /** A committed single statement (synchronous_commit on: durable when it answers). */
+  protected async write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }> {
+    const result = await this.query<R & pg.QueryResultRow>(this.numberedText(text), params as unknown[]);
+    return { rows: result.rows, changes: result.rowCount ?? 0 };
+  }
+
+  async cancelWalletBet(
+    requestId: string,
+    rollbackRequestId: string,
+    now: Date,
+    nextAttemptAt: Date,
+  ): Promise<boolean> {
+    const result = await this.query(CANCEL_BET_SQL, [
+      now.toISOString(),
+      requestId,
+      rollbackRequestId,
+      nextAttemptAt.toISOString(),
+    ]);
+    return result.rowCount === 1;
+  }
+
+  async cancelStaleWalletBets(now: Date): Promise<number> {
+    return (await this.query(CANCEL_STALE_BETS_SQL, [now.toISOString()])).rowCount ?? 0;
   }
 
   async close(): Promise<void> {
@@ -215,7 +256,8 @@ export class PostgresStore extends StoreCore implements Store {
     // takes its locks in the same order, so batches queue instead of deadlocking.
     const playerIds = [...new Set(requests.map((r) => r.playerId))].sort();
     const stakes = [...new Set(requests.filter((r) => !r.fixtureUnit).map((r) => r.stakeCents))].sort((a, b) => a - b);
-    const [, , existingRows, playerRows, blockRows] = await settleInOrder(
+    const bets = requests.flatMap((r) => (r.wallet ? [r.wallet.betRequestId] : [])).sort();
+    const [, , existingRows, playerRows, blockRows, betRows] = await settleInOrder(
       sentTogether(
         client,
         () =>
@@ -234,6 +276,13 @@ export class PostgresStore extends StoreCore implements Store {
              ORDER BY stake_cents, seq FOR UPDATE`,
                   [stakes],
                 ),
+            // Last: a stale-bet rollback locks only these rows, so no lock cycle is possible.
+            bets.length === 0
+              ? Promise.resolve(null)
+              : client.query<{ request_id: string; state: string }>(
+                  'SELECT request_id, state FROM wallet_bets WHERE request_id = ANY($1) ORDER BY request_id FOR UPDATE',
+                  [bets],
+                ),
           ] as const,
       ),
     );
@@ -241,7 +290,8 @@ export class PostgresStore extends StoreCore implements Store {
     const balances = new Map(playerRows.rows.map((row) => [row.id, row.balance_cents]));
     const blocks = new Map<StakeCents, BlockRecord[]>();
     for (const row of blockRows?.rows ?? []) addBlockOnSale(blocks, row);
-    return { existing, balances, blocks };
+    const walletBets = new Map((betRows?.rows ?? []).map((row) => [row.request_id, row.state as WalletBetState]));
+    return { existing, balances, blocks, walletBets };
   }
 
   private async writeBatchAndCommit(client: pg.PoolClient, writes: BatchWrites): Promise<void> {
@@ -261,6 +311,7 @@ export class PostgresStore extends StoreCore implements Store {
           ),
         );
       }
+      for (const [text, values] of walletWriteStatements(writes)) statements.push(client.query(text, values));
       statements.push(client.query('COMMIT'));
     });
     const results = await settleInOrder(statements);

@@ -5,13 +5,30 @@ import Database from 'better-sqlite3';
 import type { Cents, StakeCents } from '../../../rules/index.ts';
 import type { Launched } from '../../../contract/api.ts';
 import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
-import { answerWhenDurable, blockWritesInOrder, planBatch } from '../batchPlan.ts';
+import { answerWhenDurable, blockWritesInOrder, emptyReads, planBatch, type OutboxInsert } from '../batchPlan.ts';
 import { adjustmentEntries, fundingEntries, type LedgerEntry } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
 import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer } from '../rows.ts';
-import { StoreCore } from '../storeCore.ts';
-import type { BlockRecord, BuyRequest, BuyResult, PlayerRecord, PlayRecord, Store, UnitSource } from '../types.ts';
+import type {
+  BlockRecord,
+  BuyRequest,
+  BuyResult,
+  PlayerRecord,
+  PlayRecord,
+  Store,
+  UnitSource,
+  WalletBetState,
+} from '../types.ts';
+import { WALLET_BALANCE_UPSERT, WalletBooks } from '../walletBooks.ts';
+import type { WalletBetRow } from '../walletRows.ts';
+import {
+  OUTBOX_INSERT_COLUMNS,
+  outboxInsertValues,
+  rollbackOf,
+  toWalletBet,
+  WALLET_BET_COLUMNS,
+} from '../walletRows.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { migrate } from './migrations.ts';
 import { WalSync } from './walSync.ts';
@@ -45,7 +62,7 @@ export const SQLITE_FILE_NAME = 'spincake.sqlite';
  * or commit fails the whole batch, of which nothing is on disk or acknowledged. No promise
  * resolves before the commit is on disk.
  */
-export class SqliteStore extends StoreCore implements Store {
+export class SqliteStore extends WalletBooks implements Store {
   readonly db: Database.Database;
   private pending: Pending[] = [];
   private flushScheduled = false;
@@ -57,6 +74,7 @@ export class SqliteStore extends StoreCore implements Store {
   /** The cold paths' statements (StoreCore), prepared on first use. */
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
   protected readonly unfinished = 'finished = 0';
+  protected readonly skipLocked = '';
 
   static open(dataDir: string, units: UnitSource): SqliteStore {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -111,6 +129,14 @@ export class SqliteStore extends StoreCore implements Store {
       setFinished: db.prepare<[string, string]>(
         'UPDATE plays SET finished = 1, launched = 15 WHERE play_id = ? AND player_id = ?',
       ),
+      betState: db.prepare<[string], { state: string }>('SELECT state FROM wallet_bets WHERE request_id = ?'),
+      setBetState: db.prepare<[string, string, string]>(
+        `UPDATE wallet_bets SET state = ?, resolved_at = ? WHERE request_id = ? AND state = 'sending'`,
+      ),
+      insertOutbox: db.prepare<ReturnType<typeof outboxInsertValues>>(
+        `INSERT INTO wallet_outbox (${OUTBOX_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+      ),
+      noteBalance: db.prepare<[string, number, string]>(WALLET_BALANCE_UPSERT),
     };
   }
 
@@ -125,6 +151,16 @@ export class SqliteStore extends StoreCore implements Store {
     let statement = this.statements.get(text);
     if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
     return statement.all(...params) as R[];
+  }
+
+  protected async write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }> {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    if (statement.reader) {
+      const rows = statement.all(...params) as R[];
+      return this.written({ rows, changes: rows.length });
+    }
+    return this.written({ rows: [], changes: statement.run(...params).changes });
   }
 
   /** After a read: what it saw may include commits whose fsync is still running; wait for it. */
@@ -217,8 +253,12 @@ export class SqliteStore extends StoreCore implements Store {
 
   /** The batch's state, read inside its transaction (nothing else writes meanwhile: SQLite has one writer). */
   private readForBatch(requests: readonly BuyRequest[]): BatchReads {
-    const reads: BatchReads = { existing: new Map(), balances: new Map(), blocks: new Map() };
-    for (const { playId, playerId, stakeCents, fixtureUnit } of requests) {
+    const reads: BatchReads = emptyReads();
+    for (const { playId, playerId, stakeCents, fixtureUnit, wallet } of requests) {
+      if (wallet) {
+        const bet = this.s.betState.get(wallet.betRequestId);
+        if (bet) reads.walletBets.set(wallet.betRequestId, bet.state as WalletBetState);
+      }
       if (!reads.existing.has(playId)) {
         const row = this.s.playById.get(playId);
         if (row) reads.existing.set(playId, toPlay(row));
@@ -264,6 +304,51 @@ export class SqliteStore extends StoreCore implements Store {
     }
     this.insertEntries(writes.entries);
     for (const [playerId, balanceCents] of writes.balances) this.s.setBalance.run(balanceCents, playerId);
+    for (const [requestId, { state, at }] of writes.walletBets) this.s.setBetState.run(state, at, requestId);
+    this.insertOutbox(writes.outbox);
+    for (const [playerId, { balanceCents, seenAt }] of writes.walletBalances) {
+      this.s.noteBalance.run(playerId, balanceCents, seenAt);
+    }
+  }
+
+  private insertOutbox(rows: readonly OutboxInsert[]): void {
+    for (const row of rows) this.s.insertOutbox.run(...outboxInsertValues(row));
+  }
+
+  async cancelWalletBet(
+    requestId: string,
+    rollbackRequestId: string,
+    now: Date,
+    nextAttemptAt: Date,
+  ): Promise<boolean> {
+    const at = now.toISOString();
+    const cancelled = this.db.transaction(() => {
+      const row = this.db
+        .prepare<[string], WalletBetRow>(`SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE request_id = ?`)
+        .get(requestId);
+      if (!row || row.state !== 'sending') return false;
+      this.s.setBetState.run('cancelled', at, requestId);
+      this.insertOutbox([rollbackOf(toWalletBet(row), rollbackRequestId, at, nextAttemptAt.toISOString())]);
+      return true;
+    })();
+    return this.written(cancelled);
+  }
+
+  async cancelStaleWalletBets(now: Date): Promise<number> {
+    const at = now.toISOString();
+    const count = this.db.transaction(() => {
+      const stale = this.db
+        .prepare<[string], WalletBetRow>(
+          `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE state = 'sending' AND deadline_at < ?`,
+        )
+        .all(at);
+      for (const row of stale) {
+        this.s.setBetState.run('cancelled', at, row.request_id);
+        this.insertOutbox([rollbackOf(toWalletBet(row), randomUUID(), at, at)]);
+      }
+      return stale.length;
+    })();
+    return count === 0 ? this.seen(0) : this.written(count);
   }
 
   async recordProgress(playerId: string, playId: string, launched: Launched): Promise<PlayRecord | null> {

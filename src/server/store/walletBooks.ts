@@ -1,0 +1,172 @@
+import { WALLET_ACCOUNT_PREFIX } from './ledgerRules.ts';
+import { StoreCore } from './storeCore.ts';
+import type { NewWalletBet, OutboxEntry, RecordBetResult, WalletBetRecord, WalletFacts } from './types.ts';
+import {
+  OUTBOX_COLUMNS,
+  toOutboxEntry,
+  toWalletBet,
+  WALLET_BET_COLUMNS,
+  type OutboxRow,
+  type WalletBetRow,
+} from './walletRows.ts';
+
+const WALLET_FACTS_SQL = {
+  playsWithoutWin: `SELECT p.play_id, p.win_cents, o.amount_cents AS owed FROM plays p
+    JOIN wallet_bets b ON b.play_id = p.play_id
+    LEFT JOIN wallet_outbox o ON o.bet_request_id = b.request_id AND o.kind = 'win'
+    WHERE o.request_id IS NULL OR o.amount_cents <> p.win_cents`,
+  soldBetsWithoutPlay: `SELECT b.request_id FROM wallet_bets b LEFT JOIN plays p ON p.play_id = b.play_id
+    WHERE b.state = 'sold' AND (p.play_id IS NULL OR p.player_id <> b.player_id OR p.stake_cents <> b.stake_cents)`,
+  cancelledBetsWithoutRollback: `SELECT b.request_id FROM wallet_bets b
+    LEFT JOIN wallet_outbox o ON o.bet_request_id = b.request_id AND o.kind = 'rollback'
+    WHERE b.state = 'cancelled' AND o.request_id IS NULL`,
+  walletPlaysWithoutBet: `SELECT DISTINCT e.play_id FROM entries e
+    LEFT JOIN wallet_bets b ON b.play_id = e.play_id AND b.state = 'sold'
+    WHERE e.account LIKE '${WALLET_ACCOUNT_PREFIX}%' AND b.request_id IS NULL`,
+} as const;
+
+/**
+ * The game's books of the operator's wallet, shared by both stores: the bets it sends,
+ * the outbox of wins and rollbacks it owes, the balances the wallet last said. What both
+ * databases run the same way lives here; each store adds what needs its own transaction
+ * (cancelling a bet together with its rollback) and writes the outbox rows of a play batch.
+ */
+export abstract class WalletBooks extends StoreCore {
+  /**
+   * Runs one writing statement (`?` placeholders) and resolves once it is on disk: its
+   * rows (for RETURNING) and how many rows it changed.
+   */
+  protected abstract write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }>;
+  /** What ends the outbox claim's inner SELECT: PostgreSQL skips rows another instance is taking. */
+  protected abstract readonly skipLocked: string;
+
+  async recordWalletBet(bet: NewWalletBet): Promise<RecordBetResult> {
+    // One statement: no bet for a playId that any play (wallet or not) already has.
+    const { changes } = await this.write(
+      `INSERT INTO wallet_bets (request_id, play_id, player_id, wallet_player, stake_cents, state, created_at, deadline_at)
+       SELECT ?, ?, ?, ?, CAST(? AS INTEGER), 'sending', ?, ? WHERE NOT EXISTS (SELECT 1 FROM plays WHERE play_id = ?)
+       ON CONFLICT DO NOTHING`,
+      [
+        bet.requestId,
+        bet.playId,
+        bet.playerId,
+        bet.walletPlayerId,
+        bet.stakeCents,
+        bet.createdAt,
+        bet.deadlineAt,
+        bet.playId,
+      ],
+    );
+    if (changes === 1) return { recorded: true };
+    return { recorded: false, bet: await this.walletBet(bet.playId) };
+  }
+
+  async walletBet(playId: string): Promise<WalletBetRecord | null> {
+    const [row] = await this.all<WalletBetRow>(`SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE play_id = ?`, [
+      playId,
+    ]);
+    return this.seen(row ? toWalletBet(row) : null);
+  }
+
+  async refuseWalletBet(requestId: string, refusal: string, now: Date): Promise<void> {
+    await this.write(
+      `UPDATE wallet_bets SET state = 'refused', refusal = ?, resolved_at = ? WHERE request_id = ? AND state = 'sending'`,
+      [refusal, now.toISOString(), requestId],
+    );
+  }
+
+  async claimOutbox(now: Date, limit: number, heldUntil: Date): Promise<OutboxEntry[]> {
+    const { rows } = await this.write<OutboxRow>(
+      `UPDATE wallet_outbox SET next_attempt_at = ? WHERE request_id IN (
+         SELECT request_id FROM wallet_outbox WHERE state = 'pending' AND next_attempt_at <= ?
+         ORDER BY next_attempt_at LIMIT ?${this.skipLocked})
+       RETURNING ${OUTBOX_COLUMNS}`,
+      [heldUntil.toISOString(), now.toISOString(), limit],
+    );
+    return rows.map(toOutboxEntry);
+  }
+
+  async settleOutbox(
+    requestId: string,
+    result: { state: 'done' | 'failed'; answerStatus: string; balanceCents: number | null },
+    now: Date,
+  ): Promise<void> {
+    const { rows } = await this.write<{ player_id: string }>(
+      `UPDATE wallet_outbox SET state = ?, answer_status = ?, balance_cents = ?, settled_at = ?,
+         attempts = attempts + 1, last_error = NULL
+       WHERE request_id = ? AND state = 'pending' RETURNING player_id`,
+      [result.state, result.answerStatus, result.balanceCents, now.toISOString(), requestId],
+    );
+    if (rows[0] && result.balanceCents !== null) {
+      await this.noteWalletBalance(rows[0].player_id, result.balanceCents, now);
+    }
+  }
+
+  async retryOutbox(requestId: string, nextAttemptAt: Date, error: string): Promise<void> {
+    await this.write(
+      `UPDATE wallet_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
+       WHERE request_id = ? AND state = 'pending'`,
+      [nextAttemptAt.toISOString(), error.slice(0, 500), requestId],
+    );
+  }
+
+  async unsettledOutbox(): Promise<OutboxEntry[]> {
+    const rows = await this.all<OutboxRow>(
+      `SELECT ${OUTBOX_COLUMNS} FROM wallet_outbox WHERE state <> 'done' ORDER BY created_at, request_id`,
+    );
+    return this.seen(rows.map(toOutboxEntry));
+  }
+
+  async unresolvedWalletBets(): Promise<WalletBetRecord[]> {
+    const rows = await this.all<WalletBetRow>(
+      `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE state = 'sending' ORDER BY created_at, request_id`,
+    );
+    return this.seen(rows.map(toWalletBet));
+  }
+
+  async walletCalls(from: Date, to: Date): Promise<{ bets: WalletBetRecord[]; outbox: OutboxEntry[] }> {
+    const period = [from.toISOString(), to.toISOString()];
+    const bets = await this.all<WalletBetRow>(
+      `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE created_at >= ? AND created_at < ?
+       ORDER BY created_at, request_id`,
+      period,
+    );
+    const outbox = await this.all<OutboxRow>(
+      `SELECT ${OUTBOX_COLUMNS.replace(/(\w+)/g, 'o.$1')} FROM wallet_outbox o
+       JOIN wallet_bets b ON b.request_id = o.bet_request_id
+       WHERE b.created_at >= ? AND b.created_at < ? ORDER BY o.created_at, o.request_id`,
+      period,
+    );
+    return this.seen({ bets: bets.map(toWalletBet), outbox: outbox.map(toOutboxEntry) });
+  }
+
+  async walletBalance(playerId: string): Promise<{ balanceCents: number; seenAt: string } | null> {
+    const [row] = await this.all<{ balance_cents: number; seen_at: string }>(
+      'SELECT balance_cents, seen_at FROM wallet_balances WHERE player_id = ?',
+      [playerId],
+    );
+    return this.seen(row ? { balanceCents: row.balance_cents, seenAt: row.seen_at } : null);
+  }
+
+  async noteWalletBalance(playerId: string, balanceCents: number, seenAt: Date): Promise<void> {
+    await this.write(WALLET_BALANCE_UPSERT, [playerId, balanceCents, seenAt.toISOString()]);
+  }
+
+  async walletFacts(): Promise<WalletFacts> {
+    const q = WALLET_FACTS_SQL;
+    const plays = await this.all<{ play_id: string; win_cents: number; owed: number | null }>(q.playsWithoutWin);
+    const ids = async (text: string, column: string) =>
+      (await this.all<Record<string, string>>(text)).map((row) => row[column]!);
+    return this.seen({
+      playsWithoutWin: plays.map((r) => ({ playId: r.play_id, winCents: r.win_cents, owedCents: r.owed })),
+      soldBetsWithoutPlay: await ids(q.soldBetsWithoutPlay, 'request_id'),
+      cancelledBetsWithoutRollback: await ids(q.cancelledBetsWithoutRollback, 'request_id'),
+      walletPlaysWithoutBet: await ids(q.walletPlaysWithoutBet, 'play_id'),
+    });
+  }
+}
+
+/** The wallet's latest balance of a player: an older answer never replaces a newer one. */
+export const WALLET_BALANCE_UPSERT = `INSERT INTO wallet_balances (player_id, balance_cents, seen_at) VALUES (?, ?, ?)
+  ON CONFLICT (player_id) DO UPDATE SET balance_cents = excluded.balance_cents, seen_at = excluded.seen_at
+  WHERE excluded.seen_at >= wallet_balances.seen_at`;

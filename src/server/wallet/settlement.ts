@@ -1,0 +1,65 @@
+import { callWallet, type WalletResult } from '../../wallet/client.ts';
+import { WALLET_CURRENCY } from '../../wallet/contract.ts';
+import type { WalletSettings } from '../config.ts';
+import type { OutboxEntry, Store } from '../store/types.ts';
+import { retryDelayMs } from './backoff.ts';
+
+/** What a win's or rollback's call came to, for the outbox. */
+export type SettlementOutcome =
+  | { kind: 'settled'; state: 'done' | 'failed'; answerStatus: string; balanceCents: number | null }
+  | { kind: 'retry'; reason: string };
+
+/**
+ * A win or rollback answered `OK` is done. A final answer that settles nothing — a win on a
+ * bet the wallet does not know, a rollback of a bet already paid, a request id reused —
+ * will not change by sending it again: it is kept as `failed` for a person to look at
+ * (`npm run ops -- wallet-pending`). A bad signature is a configuration fault that a fixed
+ * secret cures: retried. No answer: retried.
+ */
+export function settlementOutcome(result: WalletResult<'win'> | WalletResult<'rollback'>): SettlementOutcome {
+  if (result.kind === 'unknown') return { kind: 'retry', reason: result.reason };
+  const body = result.body;
+  if (body.status === 'OK')
+    return { kind: 'settled', state: 'done', answerStatus: 'OK', balanceCents: body.balanceCents };
+  if (body.status === 'INVALID_SIGNATURE') return { kind: 'retry', reason: 'the wallet says our signature is invalid' };
+  return { kind: 'settled', state: 'failed', answerStatus: body.status, balanceCents: null };
+}
+
+/** Sends one outbox entry with its own requestId (the same every time) and records the outcome. */
+export async function sendSettlement(
+  store: Store,
+  settings: WalletSettings,
+  entry: Pick<
+    OutboxEntry,
+    'requestId' | 'kind' | 'betRequestId' | 'playId' | 'walletPlayerId' | 'amountCents' | 'attempts'
+  >,
+  random: () => number = Math.random,
+): Promise<SettlementOutcome> {
+  const body = {
+    requestId: entry.requestId,
+    playerId: entry.walletPlayerId,
+    roundId: entry.playId,
+    betRequestId: entry.betRequestId,
+    amountCents: entry.amountCents,
+    currency: WALLET_CURRENCY,
+  } as const;
+  const options = { timeoutMs: settings.timeoutMs };
+  const outcome = settlementOutcome(
+    entry.kind === 'win'
+      ? await callWallet(settings.url, settings.secret, 'win', body, options)
+      : await callWallet(settings.url, settings.secret, 'rollback', body, options),
+  );
+  const now = new Date();
+  if (outcome.kind === 'settled') {
+    await store.settleOutbox(entry.requestId, outcome, now);
+  } else {
+    const delay = retryDelayMs(entry.attempts, settings.retryBaseMs, settings.retryCapMs, random());
+    await store.retryOutbox(entry.requestId, new Date(now.getTime() + delay), outcome.reason);
+  }
+  return outcome;
+}
+
+/** How long a sender holds an entry it took: past its call's timeout, with a margin. */
+export function holdMs(settings: WalletSettings): number {
+  return 2 * settings.timeoutMs + 1000;
+}
