@@ -195,6 +195,23 @@ export default tseslint.config(
     },
   },
   {
+    // The game server's test helpers drive the reference wallet they spawn through its signed admin client.
+    files: ['src/server/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/operator/**', '**/operator', '!**/operator/adminClient.ts'],
+              message: 'src/operator is a service of its own: spawn it, and drive it with its adminClient.ts only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The contract's schemas stay out of the browser bundle: types only, and the error codes.
     files: ['src/client/**'],
     rules: {
