@@ -115,7 +115,7 @@ describe('portal plays paid at the operator’s wallet', () => {
   });
 
   it.each([
-    ['insufficient funds', { balanceCents: 150 }, 300, 402, 'INSUFFICIENT_BALANCE'],
+    ['insufficient funds', { balanceCents: 150, dailyStakeLimitCents: undefined }, 300, 402, 'INSUFFICIENT_BALANCE'],
     ['a play limit', { balanceCents: 5000, dailyStakeLimitCents: 100 }, 200, 403, 'LIMIT_REACHED'],
   ] as const)(
     'refuses on %s: the same error again for the same playId, nothing sold',
