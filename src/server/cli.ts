@@ -5,14 +5,24 @@ import { ConfigError, loadConfig } from './config.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { openStore } from './store/openStore.ts';
 import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
+import { reconcileCommand, walletPendingCommand } from './wallet/walletCommands.ts';
 
 const USAGE = `usage: tsx src/server/cli.ts <command>
   load FILE…               verify (checksum + audit) and put block files on sale
   audit-ledger             check the money: entries, plays, blocks, balances
   launch-token PLAYER [S]  a portal launch token for PLAYER valid S seconds (needs PORTAL_SECRET)
+  wallet-pending [--json]  wins and rollbacks still owed to the operator's wallet, bets without an outcome
+  reconcile --from ISO --to ISO [--json]
+                           the game's wallet calls of a period against the wallet's statement, line by line
 The data directory is DATA_DIR (default ./data).`;
 
 class UsageError extends Error {}
+
+/** The value after `name` in the arguments. */
+function option(args: readonly string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
 
 async function run(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -57,6 +67,30 @@ async function run(args: string[]): Promise<number> {
       const exp = Math.floor(Date.now() / 1000) + Number(seconds);
       console.log(signLaunchToken({ playerId: player, exp }, config.portalSecret));
       return 0;
+    }
+    case 'wallet-pending': {
+      const store = await openStore(config, new BlockLibrary());
+      try {
+        return await walletPendingCommand(store, rest.includes('--json'), console.log);
+      } finally {
+        await store.close();
+      }
+    }
+    case 'reconcile': {
+      const from = option(rest, '--from');
+      const to = option(rest, '--to');
+      if (!from || !to) throw new UsageError('reconcile needs --from ISO and --to ISO');
+      const period = { from: new Date(from), to: new Date(to) };
+      if (Number.isNaN(period.from.getTime()) || Number.isNaN(period.to.getTime()) || period.to <= period.from) {
+        throw new UsageError('--from and --to must be ISO 8601 times, --to after --from');
+      }
+      if (!config.wallet) throw new UsageError('WALLET_URL and WALLET_SECRET are not set');
+      const store = await openStore(config, new BlockLibrary());
+      try {
+        return await reconcileCommand(store, config.wallet, period, rest.includes('--json'), console.log);
+      } finally {
+        await store.close();
+      }
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
