@@ -37,6 +37,8 @@ export abstract class WalletBooks extends StoreCore {
    * rows (for RETURNING) and how many rows it changed.
    */
   protected abstract write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }>;
+  /** Runs writing statements in one transaction; resolves once it is on disk. */
+  protected abstract writeTogether(statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void>;
   /** What ends the outbox claim's inner SELECT: PostgreSQL skips rows another instance is taking. */
   protected abstract readonly skipLocked: string;
 
@@ -91,15 +93,24 @@ export abstract class WalletBooks extends StoreCore {
     result: { state: 'done' | 'failed'; answerStatus: string; balanceCents: number | null },
     now: Date,
   ): Promise<void> {
-    const { rows } = await this.write<{ player_id: string }>(
-      `UPDATE wallet_outbox SET state = ?, answer_status = ?, balance_cents = ?, settled_at = ?,
-         attempts = attempts + 1, last_error = NULL
-       WHERE request_id = ? AND state = 'pending' RETURNING player_id`,
-      [result.state, result.answerStatus, result.balanceCents, now.toISOString(), requestId],
-    );
-    if (rows[0] && result.balanceCents !== null) {
-      await this.noteWalletBalance(rows[0].player_id, result.balanceCents, now);
-    }
+    const at = now.toISOString();
+    // One transaction: the entry settled, and the balance its answer gave kept (if newer).
+    await this.writeTogether([
+      [
+        `UPDATE wallet_outbox SET state = ?, answer_status = ?, balance_cents = ?, settled_at = ?,
+           attempts = attempts + 1, last_error = NULL
+         WHERE request_id = ? AND state = 'pending'`,
+        [result.state, result.answerStatus, result.balanceCents, at, requestId],
+      ],
+      [
+        `INSERT INTO wallet_balances (player_id, balance_cents, seen_at)
+         SELECT player_id, balance_cents, settled_at FROM wallet_outbox
+         WHERE request_id = ? AND settled_at = ? AND balance_cents IS NOT NULL
+         ON CONFLICT (player_id) DO UPDATE SET balance_cents = excluded.balance_cents, seen_at = excluded.seen_at
+         WHERE excluded.seen_at >= wallet_balances.seen_at`,
+        [requestId, at],
+      ],
+    ]);
   }
 
   async retryOutbox(requestId: string, nextAttemptAt: Date, error: string): Promise<void> {

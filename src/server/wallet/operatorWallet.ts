@@ -88,13 +88,12 @@ export class OperatorWallet {
       createdAt: created.toISOString(),
       deadlineAt: new Date(created.getTime() + this.betDeadlineMs).toISOString(),
     };
-    // A playId seen before is answered as it was, before anything is sent.
-    const known = await this.knownPlay(request);
-    if (known) return known;
-    if (!request.salesOpen) return { ok: false, code: 'SALES_CLOSED' };
-    if (!(await request.onSale())) return { ok: false, code: 'SOLD_OUT' };
+    // Checked before anything is sent; a playId seen before is answered as it was even then.
+    if (!request.salesOpen) return (await this.knownPlay(request)) ?? { ok: false, code: 'SALES_CLOSED' };
+    if (!(await request.onSale())) return (await this.knownPlay(request)) ?? { ok: false, code: 'SOLD_OUT' };
 
     // Durable before it is sent: a crash from here on leaves a bet that any instance rolls back.
+    // Recorded only for a playId never seen (the common case costs no lookup before it).
     const recorded = await this.store.recordWalletBet(bet);
     if (!recorded.recorded) return (await this.knownPlay(request)) ?? { ok: false, code: 'PLAY_ID_REUSED' };
 
@@ -230,7 +229,7 @@ export class OperatorWallet {
     betRequestId: string,
     betBalanceCents: number,
   ): Promise<number> {
-    const outcome = await sendSettlement(this.store, this.settings, {
+    const { outcome, recorded } = await sendSettlement(this.store, this.settings, {
       requestId,
       kind: 'win',
       betRequestId,
@@ -239,6 +238,9 @@ export class OperatorWallet {
       amountCents: play.winCents,
       attempts: 0,
     });
+    // Not waited for: if this record is lost, the outbox sends the same win again, which the
+    // wallet answers as before (same requestId), and records it then.
+    recorded.catch(() => this.drainer.kick());
     if (outcome.kind === 'settled' && outcome.balanceCents !== null) return outcome.balanceCents;
     this.drainer.kick();
     return betBalanceCents;

@@ -91,7 +91,8 @@ export class OutboxDrainer {
     const due = await this.store.claimOutbox(now, this.batch, new Date(now.getTime() + holdMs(this.settings)));
     await Promise.all(
       due.map(async (entry) => {
-        const outcome = await sendSettlement(this.store, this.settings, entry);
+        const { outcome, recorded } = await sendSettlement(this.store, this.settings, entry);
+        await recorded;
         if (outcome.kind === 'settled' && outcome.state === 'failed') {
           this.log(
             'error',

@@ -25,7 +25,10 @@ export function settlementOutcome(result: WalletResult<'win'> | WalletResult<'ro
   return { kind: 'settled', state: 'failed', answerStatus: body.status, balanceCents: null };
 }
 
-/** Sends one outbox entry with its own requestId (the same every time) and records the outcome. */
+/**
+ * Sends one outbox entry with its own requestId (the same every time); `recorded` settles
+ * once the outcome is written to the outbox.
+ */
 export async function sendSettlement(
   store: Store,
   settings: WalletSettings,
@@ -34,7 +37,7 @@ export async function sendSettlement(
     'requestId' | 'kind' | 'betRequestId' | 'playId' | 'walletPlayerId' | 'amountCents' | 'attempts'
   >,
   random: () => number = Math.random,
-): Promise<SettlementOutcome> {
+): Promise<{ outcome: SettlementOutcome; recorded: Promise<void> }> {
   const body = {
     requestId: entry.requestId,
     playerId: entry.walletPlayerId,
@@ -50,13 +53,12 @@ export async function sendSettlement(
       : await callWallet(settings.url, settings.secret, 'rollback', body, options),
   );
   const now = new Date();
-  if (outcome.kind === 'settled') {
-    await store.settleOutbox(entry.requestId, outcome, now);
-  } else {
-    const delay = retryDelayMs(entry.attempts, settings.retryBaseMs, settings.retryCapMs, random());
-    await store.retryOutbox(entry.requestId, new Date(now.getTime() + delay), outcome.reason);
-  }
-  return outcome;
+  const delay = retryDelayMs(entry.attempts, settings.retryBaseMs, settings.retryCapMs, random());
+  const recorded =
+    outcome.kind === 'settled'
+      ? store.settleOutbox(entry.requestId, outcome, now)
+      : store.retryOutbox(entry.requestId, new Date(now.getTime() + delay), outcome.reason);
+  return { outcome, recorded };
 }
 
 /** How long a sender holds an entry it took: past its call's timeout, with a margin. */

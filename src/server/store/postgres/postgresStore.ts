@@ -120,6 +120,12 @@ export class PostgresStore extends WalletBooks implements Store {
     return { rows: result.rows, changes: result.rowCount ?? 0 };
   }
 
+  protected async writeTogether(statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void> {
+    await this.transaction(async (client) => {
+      for (const [text, params] of statements) await client.query(this.numberedText(text), params as unknown[]);
+    });
+  }
+
   async cancelWalletBet(
     requestId: string,
     rollbackRequestId: string,

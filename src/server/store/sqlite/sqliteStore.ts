@@ -163,6 +163,17 @@ export class SqliteStore extends WalletBooks implements Store {
     return this.written({ rows: [], changes: statement.run(...params).changes });
   }
 
+  protected async writeTogether(statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const [text, params] of statements) {
+        let statement = this.statements.get(text);
+        if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+        statement.run(...params);
+      }
+    })();
+    return this.written(undefined);
+  }
+
   /** After a read: what it saw may include commits whose fsync is still running; wait for it. */
   protected async seen<T>(value: T): Promise<T> {
     await this.wal.durable();
