@@ -35,4 +35,15 @@ describe('failureMessage', () => {
     expect(failureMessage(refusal('SALES_CLOSED', 'Fermé ce soir'), fr)).toBe('Fermé ce soir');
     expect(failureMessage(refusal('SALES_CLOSED'), fr)).toBe(fr.errors.SALES_CLOSED);
   });
+
+  it('words each refusal of the operator’s wallet in the player’s language, never the server’s English', () => {
+    expect(failureMessage(refusal('LIMIT_REACHED', 'a play limit of your operator account is reached'), fr)).toMatch(
+      /^Limite de jeu atteinte/,
+    );
+    expect(failureMessage(refusal('PLAYER_BLOCKED', 'blocked'), fr)).toMatch(/^Compte bloqué/);
+    expect(failureMessage(refusal('WALLET_UNAVAILABLE', 'no answer'), fr)).toMatch(/indisponible — réessayez/);
+    expect(failureMessage(refusal('WALLET_UNAVAILABLE', 'no answer'), en)).toMatch(/unavailable — try again/);
+    expect(failureMessage(refusal('LIMIT_REACHED'), en)).toMatch(/^Play limit reached/);
+    expect(failureMessage(refusal('PLAYER_BLOCKED'), en)).toMatch(/^Account blocked/);
+  });
 });
