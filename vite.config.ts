@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { precompress } from './scripts/precompress.ts';
 
 const apiPort = Number(process.env.PORT ?? 8080);
 
 export default defineConfig({
   root: '.',
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  plugins: [precompress()],
   // `npm run dev`: Vite serves the client and forwards the API to the game server.
   server: { proxy: { '/api': `http://127.0.0.1:${apiPort}` } },
   test: {
