@@ -25,7 +25,8 @@ export async function registerClientFiles(app: FastifyInstance, clientDir: strin
   await app.register(fastifyStatic, {
     root,
     prefix: '/',
-    index: 'index.html',
+    // An array: with preCompressed, @fastify/static looks an index file up only in an array (a string answers 404).
+    index: ['index.html'],
     preCompressed: true,
     cacheControl: false,
     setHeaders(reply, filePath) {
