@@ -1,7 +1,4 @@
-import '@fontsource/fredoka/latin-500.css';
-import '@fontsource/fredoka/latin-600.css';
-import '@fontsource/fredoka/latin-700.css';
-import './ui/styles.css';
+// The stylesheet and the fonts come with index.html (page.css); entry.ts loads this module.
 import gsap from 'gsap';
 import { createGameAudio } from './audio/game-audio.ts';
 import { mulberry32 } from '../common/seededRandom.ts';
@@ -81,6 +78,9 @@ async function boot(): Promise<void> {
     },
     closeResult: () => controller?.closeResult(),
   });
+
+  // Laid out at once, before the first frame shows it: placed later, its buttons would jump (layout shift).
+  hud.relayout(computeLayout(host.clientWidth, host.clientHeight));
 
   // Seeded in test mode, so spins and sprinkles fall the same way in every run.
   const random = options.testMode ? mulberry32(options.seed) : Math.random;
