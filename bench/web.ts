@@ -166,20 +166,26 @@ async function measureReload(url: string): Promise<{ bytes: number; paths: strin
     await page.waitForTimeout(500);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    const fromNetwork = new Map<string, string>();
+    // Memory-cache hits are announced by requestServedFromCache; disk-cache hits by fromDiskCache.
+    const responses = new Map<string, { path: string; status: number; cached: boolean }>();
+    const servedFromCache = new Set<string>();
     const sizes = new Map<string, number>();
-    cdp.on('Network.responseReceived', (event) => {
-      const r = event.response;
-      if (!r.fromDiskCache && !r.fromPrefetchCache && !r.fromServiceWorker) {
-        fromNetwork.set(event.requestId, new URL(r.url).pathname);
-      }
+    cdp.on('Network.requestServedFromCache', ({ requestId }) => servedFromCache.add(requestId));
+    cdp.on('Network.responseReceived', ({ requestId, response: r }) => {
+      const cached = Boolean(r.fromDiskCache || r.fromPrefetchCache || r.fromServiceWorker);
+      responses.set(requestId, { path: new URL(r.url).pathname, status: r.status, cached });
     });
     cdp.on('Network.loadingFinished', (event) => sizes.set(event.requestId, event.encodedDataLength));
     await page.reload();
     await page.waitForSelector('body[data-ready=true]', { state: 'attached', timeout: 60_000 });
     await page.waitForTimeout(500);
     let bytes = 0;
-    for (const [id] of fromNetwork) bytes += sizes.get(id) ?? 0;
+    const fromNetwork = new Map<string, string>();
+    for (const [id, r] of responses) {
+      if (r.cached || servedFromCache.has(id)) continue;
+      bytes += sizes.get(id) ?? 0;
+      fromNetwork.set(id, `${r.path} (${r.status})`);
+    }
     return { bytes, paths: [...new Set(fromNetwork.values())].sort() };
   } finally {
     await browser.close();
@@ -266,7 +272,10 @@ async function main(): Promise<void> {
   const loadEnd = loadavg()[0]!;
   await cleanUp();
 
-  const version = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim();
+  const version = execFileSync(CHROMIUM, ['--version'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
   const errors = (target: Target) => [...new Set(PRESETS.flatMap((p) => target.runs[p].flatMap((r) => r.errors)))];
   const reload = (target: Target) =>
     `${target.tree.label}: ${kib(target.reload!.bytes)} from the network, ${target.reload!.paths.map((p) => `\`${p}\``).join(', ')}`;
