@@ -130,3 +130,19 @@ test('the loading screen paints before the game script is asked for; a reload fe
   expect(fromCache.some((path) => /\/assets\/main-[\w-]+\.js$/.test(path))).toBe(true);
   expect(fromCache.some((path) => path.endsWith('.css'))).toBe(true);
 });
+
+test('audio is no part of the first load: howler.js and the sounds come with the first touch', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const loaded = () =>
+    page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+  expect((await loaded()).filter((path) => /howler|\.wav$/.test(path))).toEqual([]);
+  await page.mouse.click(5, 5);
+  // Every sound file of the build (the shortest ones are inlined as data: URLs by Vite).
+  const sounds = assets.filter((f) => f.endsWith('.wav')).length;
+  expect(sounds).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await loaded()).filter((path) => /\.wav$/.test(path)).length, { timeout: 15_000 })
+    .toBe(sounds);
+  expect((await loaded()).some((path) => /\/assets\/howler-[\w-]+\.js$/.test(path))).toBe(true);
+});
