@@ -1,10 +1,19 @@
 import { defineConfig } from 'vitest/config';
+import { precompress } from './scripts/precompress.ts';
+import { preloadFonts } from './scripts/preloadFonts.ts';
 
 const apiPort = Number(process.env.PORT ?? 8080);
 
 export default defineConfig({
   root: '.',
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // The precompress plugin's brotli takes seconds by design; no warning for it on every build.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
+  plugins: [preloadFonts(), precompress()],
   // `npm run dev`: Vite serves the client and forwards the API to the game server.
   server: { proxy: { '/api': `http://127.0.0.1:${apiPort}` } },
   test: {

@@ -1,10 +1,8 @@
-import '@fontsource/fredoka/latin-500.css';
-import '@fontsource/fredoka/latin-600.css';
-import '@fontsource/fredoka/latin-700.css';
-import './ui/styles.css';
+// The stylesheet and the fonts come with index.html (page.css); entry.ts loads this module.
 import gsap from 'gsap';
 import { createGameAudio } from './audio/game-audio.ts';
 import { mulberry32 } from '../common/seededRandom.ts';
+import { nextTask } from './nextTask.ts';
 import { GameController } from './game/controller.ts';
 import { stringsFor } from './i18n/index.ts';
 import { createGameApi } from './net/api.ts';
@@ -40,6 +38,7 @@ async function boot(): Promise<void> {
   // The wheel texts are drawn into textures: the font must be there before the first frame.
   await Promise.all(['500', '600', '700'].map((w) => document.fonts.load(`${w} 32px ${FONT_FAMILY}`, '0123456789€')));
   setLoading(0.4);
+  await nextTask();
 
   const host = document.getElementById('app')!;
   const api = createGameApi();
@@ -82,8 +81,12 @@ async function boot(): Promise<void> {
     closeResult: () => controller?.closeResult(),
   });
 
+  // Laid out at once, before the first frame shows it: placed later, its buttons would jump (layout shift).
+  hud.relayout(computeLayout(host.clientWidth, host.clientHeight));
+
   // Seeded in test mode, so spins and sprinkles fall the same way in every run.
   const random = options.testMode ? mulberry32(options.seed) : Math.random;
+  await nextTask();
   const scene = await Scene.create(hud.canvasHost, options.renderer, () => audio.play('tick'), random);
   document.body.dataset.renderer = scene.rendererName;
   setLoading(0.7);
@@ -93,8 +96,10 @@ async function boot(): Promise<void> {
     scene.relayout(layout);
     hud.relayout(layout);
   };
+  await scene.layOut(computeLayout(host.clientWidth, host.clientHeight));
   relayout();
   new ResizeObserver(relayout).observe(host);
+  await nextTask();
 
   controller = new GameController({
     api: portal.watchApi(api),

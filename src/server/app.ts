@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import { HealthResponseSchema, type HealthResponse } from '../contract/api.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
 import type { ServerConfig } from './config.ts';
 import { registerSessionReader } from './http/auth.ts';
+import { registerClientFiles } from './http/clientFiles.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
 import { ApiError, errorBody, handleError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
@@ -91,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   for (const extension of extensions) extension.register?.(app, context);
 
   if (fs.existsSync(config.clientDir)) {
-    await app.register(fastifyStatic, { root: config.clientDir, prefix: '/', index: 'index.html' });
+    await registerClientFiles(app, config.clientDir);
   }
   return { app, context };
 }

@@ -1,4 +1,4 @@
-import { Howl, Howler } from 'howler';
+import type { Howl } from 'howler';
 import tickUrl from '../../../assets/sounds/tick.wav?url';
 import spinUrl from '../../../assets/sounds/spin.wav?url';
 import stopUrl from '../../../assets/sounds/stop.wav?url';
@@ -34,33 +34,44 @@ const URLS: Record<SoundCue, string> = {
   click: clickUrl,
 };
 
+/** A cue asked for while howler.js was still on its way plays once it is there, if still this fresh. */
+const LATE_PLAY_MS = 400;
+
 /**
- * Howler-backed audio. The sounds load on the first unlock() or play(), not at start-up,
- * so no AudioContext is created before the player has touched the page.
+ * Howler-backed audio. howler.js itself is a chunk of its own, fetched on the first unlock()
+ * or play(), and the sounds load then, not at start-up: nothing of audio is on the page's
+ * first load, and no AudioContext is created before the player has touched the page.
  */
 export function createGameAudio(storage: Storage | undefined = defaultStorage()): GameAudio {
   let muted = readMuted(storage);
+  let howler: typeof import('howler') | undefined;
   let howls: Map<SoundCue, Howl> | undefined;
+  let loading: Promise<void> | undefined;
   let broken = false;
+  let waiting: { cue: SoundCue; at: number } | undefined;
   const throttle = new CueThrottle();
   const now = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
-  /** Loads every cue once; after a failure, audio stays off rather than throwing again. */
-  function load(): Map<SoundCue, Howl> | undefined {
-    if (howls || broken) return howls;
-    try {
-      Howler.mute(muted);
-      howls = new Map(
-        SOUND_CUES.map((cue) => [
-          cue,
-          new Howl({ src: [URLS[cue]], format: ['wav'], volume: CUE_SETTINGS[cue].volume, preload: true }),
-        ]),
-      );
-    } catch (error) {
-      broken = true;
-      console.warn('audio unavailable:', error);
-    }
-    return howls;
+  /** Loads howler.js and every cue once; after a failure, audio stays off rather than throwing again. */
+  function load(): Promise<void> {
+    loading ??= import('howler')
+      .then((module) => {
+        howler = module;
+        module.Howler.mute(muted);
+        howls = new Map(
+          SOUND_CUES.map((cue) => [
+            cue,
+            new module.Howl({ src: [URLS[cue]], format: ['wav'], volume: CUE_SETTINGS[cue].volume, preload: true }),
+          ]),
+        );
+        if (waiting && !muted && now() - waiting.at <= LATE_PLAY_MS) howls.get(waiting.cue)?.play();
+        waiting = undefined;
+      })
+      .catch((error: unknown) => {
+        broken = true;
+        console.warn('audio unavailable:', error);
+      });
+    return loading;
   }
 
   return {
@@ -71,25 +82,32 @@ export function createGameAudio(storage: Storage | undefined = defaultStorage())
       muted = value;
       writeMuted(storage, value);
       try {
-        if (howls) Howler.mute(value);
+        howler?.Howler.mute(value);
       } catch {
         // No audio device: nothing is playing anyway.
       }
     },
     unlock() {
-      if (!load()) return;
-      try {
-        // Howler also unlocks on its own first touch; resuming here covers a context
-        // suspended by the browser's autoplay policy before that listener ran.
-        if (Howler.ctx && Howler.ctx.state === 'suspended') void Howler.ctx.resume().catch(() => undefined);
-      } catch {
-        // Nothing to unlock without Web Audio; Howler falls back to HTML5 Audio.
-      }
+      if (broken) return;
+      void load().then(() => {
+        try {
+          // Howler also unlocks on its own first touch; resuming here covers a context
+          // suspended by the browser's autoplay policy before that listener ran.
+          const ctx = howler?.Howler.ctx;
+          if (ctx && ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
+        } catch {
+          // Nothing to unlock without Web Audio; Howler falls back to HTML5 Audio.
+        }
+      });
     },
     play(cue: SoundCue) {
-      if (muted || !throttle.allow(cue, now())) return;
+      if (muted || broken || !throttle.allow(cue, now())) return;
       try {
-        load()?.get(cue)?.play();
+        if (howls) howls.get(cue)?.play();
+        else {
+          waiting = { cue, at: now() };
+          void load();
+        }
       } catch {
         // Audio is decoration: a failure here must never break a round.
       }

@@ -8,6 +8,7 @@ import type { ShownWheels, TableView } from '../game/views.ts';
 import type { WinLevel } from '../game/winLevels.ts';
 import type { RendererChoice } from '../pageOptions.ts';
 import type { Layout } from '../ui/layout.ts';
+import { nextTask } from '../nextTask.ts';
 import { hasFastWebGL, rendererPreference } from './renderer.ts';
 import { DomWheelLayers, PixiWheelLayers } from './wheelLayers.ts';
 import { WheelView } from './wheelView.ts';
@@ -104,6 +105,19 @@ export class Scene implements TableView {
     }
     this.app.render();
   };
+
+  /**
+   * The first layout, one stand per task: drawing a stand at its size is the longest step of
+   * the start, and four in one task would hold the page. relayout() then finds them drawn.
+   */
+  async layOut(layout: Layout): Promise<void> {
+    this.dirty = true;
+    this.app.renderer.resize(layout.width, layout.height);
+    for (const [i, slot] of layout.wheels.entries()) {
+      await nextTask();
+      this.wheels[i]!.place(slot.x, slot.y, slot.radius);
+    }
+  }
 
   relayout(layout: Layout): void {
     this.dirty = true;

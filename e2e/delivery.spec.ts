@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
+
+/**
+ * How the built client (dist/, as `npm run build` made it) goes over the wire, asked of the
+ * real server with real HTTP requests: compressed answers with Content-Encoding and Vary,
+ * hashed assets cached for a year (immutable), index.html revalidated on every visit; a
+ * returning player's reload fetches nothing but index.html and the API; the game's script is
+ * asked for only after the loading screen has painted.
+ */
+
+const DIST = 'dist';
+const assets = readdirSync(join(DIST, 'assets')).filter((f) => !/\.(br|gz)$/.test(f));
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A GET with node:http, so that the body is read as it was sent (Playwright's client would decode it). */
+function fetchRaw(
+  path: string,
+  acceptEncoding: string,
+): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
+  const base = test.info().project.use.baseURL!;
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(path, base), { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), headers: response.headers }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === 'br') return brotliDecompressSync(body);
+  if (encoding === 'gzip') return gunzipSync(body);
+  return body;
+}
+
+test('index.html: brotli, gzip or plain as the browser accepts, Vary: Accept-Encoding, no-cache', async () => {
+  const html = readFileSync(join(DIST, 'index.html'));
+  for (const [accept, expected] of [
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['identity', undefined],
+  ] as const) {
+    for (const path of ['/', '/index.html']) {
+      const { status, body, headers } = await fetchRaw(path, accept);
+      expect(status, `${path} (${accept})`).toBe(200);
+      expect(headers['content-encoding'], `${path} (${accept})`).toBe(expected);
+      expect(headers['vary']?.toLowerCase()).toContain('accept-encoding');
+      expect(headers['cache-control']).toBe('no-cache');
+      expect(headers['content-type']).toMatch(/^text\/html/);
+      expect(decode(body, expected).equals(html), `${path} (${accept}) is index.html`).toBe(true);
+    }
+  }
+});
+
+test('every hashed asset: immutable for a year; scripts and styles compressed, the same bytes once decoded', async () => {
+  expect(assets.some((f) => f.endsWith('.js'))).toBe(true);
+  for (const file of assets) {
+    const plain = readFileSync(join(DIST, 'assets', file));
+    const { status, body, headers } = await fetchRaw(`/assets/${file}`, 'gzip, deflate, br');
+    expect(status, file).toBe(200);
+    expect(headers['cache-control'], file).toBe(IMMUTABLE);
+    expect(headers['vary']?.toLowerCase(), file).toContain('accept-encoding');
+    if (/\.(js|css)$/.test(file) && plain.length >= 512) {
+      expect(headers['content-encoding'], file).toBe('br');
+      expect(body.length, file).toBeLessThan(plain.length);
+    }
+    expect(decode(body, headers['content-encoding']).equals(plain), `${file} decodes to the built file`).toBe(true);
+  }
+  const main = assets.find((f) => /^main-.*\.js$/.test(f))!;
+  const gz = await fetchRaw(`/assets/${main}`, 'gzip');
+  expect(gz.headers['content-encoding']).toBe('gzip');
+  expect(decode(gz.body, 'gzip').equals(readFileSync(join(DIST, 'assets', main)))).toBe(true);
+});
+
+test('a missing asset is a 404 that no cache keeps for a year', async () => {
+  const { status, headers } = await fetchRaw('/assets/missing-00000000.js', 'br');
+  expect(status).toBe(404);
+  expect(headers['cache-control'] ?? '').not.toContain('immutable');
+});
+
+test('index.html links its stylesheet, icon and fonts (preloaded), all built assets', async () => {
+  const text = (await fetchRaw('/', 'identity')).body.toString('utf8');
+  const preloads = [...text.matchAll(/<link rel="preload" href="\/assets\/([^"]+)" as="font" type="font\/woff2"/g)];
+  expect(preloads.map((m) => m[1]!.replace(/-[\w-]{8}\./, '.')).sort()).toEqual([
+    'fredoka-latin-500-normal.woff2',
+    'fredoka-latin-600-normal.woff2',
+    'fredoka-latin-700-normal.woff2',
+  ]);
+  for (const [, file] of text.matchAll(/(?:href|src)="\/assets\/([^"]+)"/g)) expect(assets).toContain(file);
+  expect(text).toMatch(/<link rel="icon" href="\/assets\/favicon-[\w-]{8}\.svg"/);
+  expect(text).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/[^"]+\.css">/);
+});
+
+test('the loading screen paints before the game script is asked for; a reload fetches only index.html and the API', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const order = await page.evaluate(() => ({
+    paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    main: performance.getEntriesByType('resource').find((e) => /\/assets\/main-[\w-]+\.js$/.test(e.name))?.startTime,
+  }));
+  expect(order.paint).not.toBeNull();
+  expect(order.main).toBeGreaterThanOrEqual(order.paint!);
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const responses = new Map<string, { path: string; cached: boolean }>();
+  const servedFromCache = new Set<string>();
+  cdp.on('Network.requestServedFromCache', ({ requestId }) => servedFromCache.add(requestId));
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    const cached = response.fromDiskCache || response.fromPrefetchCache || false;
+    responses.set(requestId, { path: new URL(response.url).pathname, cached });
+  });
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const all = [...responses].map(([id, r]) => ({ ...r, cached: r.cached || servedFromCache.has(id) }));
+  const fromNetwork = all.filter((r) => !r.cached).map((r) => r.path);
+  const fromCache = all.filter((r) => r.cached).map((r) => r.path);
+  expect(fromNetwork.filter((path) => !path.startsWith('/api/'))).toEqual(['/']);
+  // The page's scripts, stylesheet and fonts came from the cache.
+  expect(fromCache.some((path) => /\/assets\/main-[\w-]+\.js$/.test(path))).toBe(true);
+  expect(fromCache.some((path) => path.endsWith('.css'))).toBe(true);
+});
+
+test('audio is no part of the first load: howler.js and the sounds come with the first touch', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const loaded = () =>
+    page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+  expect((await loaded()).filter((path) => /howler|\.wav$/.test(path))).toEqual([]);
+  await page.mouse.click(5, 5);
+  // Every sound file of the build (the shortest ones are inlined as data: URLs by Vite).
+  const sounds = assets.filter((f) => f.endsWith('.wav')).length;
+  expect(sounds).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await loaded()).filter((path) => /\.wav$/.test(path)).length, { timeout: 15_000 })
+    .toBe(sounds);
+  expect((await loaded()).some((path) => /\/assets\/howler-[\w-]+\.js$/.test(path))).toBe(true);
+});
