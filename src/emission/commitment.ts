@@ -8,7 +8,7 @@ import { toHex } from '../proofs/hex.ts';
 import type { Block } from './block.ts';
 import { PAIRS_BY_CODE, SYMBOL_CODES } from './codes.ts';
 import { streamKey } from './random.ts';
-import { STOPS_OFFSET, UNIT_BYTES, recordWord } from './record.ts';
+import { UNIT_BYTES, recordWord } from './record.ts';
 
 /**
  * A block's commitment (docs/fairness.md): the root of the tree over its units in sale
@@ -45,7 +45,6 @@ if (LEAF_SYMBOL_CODES.join() !== SYMBOL_CODES.join()) throw new Error('the leaf 
 
 // Module-local copies: imported bindings can compile to getters, too slow for the hot loop.
 const RECORD = UNIT_BYTES;
-const STOPS = STOPS_OFFSET;
 const PREIMAGE = LEAF_PREIMAGE_BYTES;
 
 /** The leaf hashes of units `from … from + count − 1` (8 words each), straight from the records. */

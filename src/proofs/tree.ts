@@ -84,7 +84,7 @@ export class CommitmentTree {
     for (let l = 0; l + 1 < sizes.length; l++) {
       const { first, members } = groupOf(index, sizes[l]!);
       const nodes = l === 0 ? groupLeaves : this.upper[l - 1]!;
-      const base = l === 0 ? 0 : first;
+      const base = l === 0 ? first : 0;
       if (l === 0 && groupLeaves.length !== members * WORDS) {
         throw new RangeError(`the group of leaf ${position} has ${members} leaves`);
       }

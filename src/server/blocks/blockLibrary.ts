@@ -51,7 +51,11 @@ export class BlockLibrary implements UnitSource {
       const block = this.get(record);
       commitment = commitBlock(block);
       this.commitments.set(record.id, commitment);
-      this.summaries.set(record.id, { root: commitment.root, seedHash: commitment.seedHash, seedHex: block.header.seedHex });
+      this.summaries.set(record.id, {
+        root: commitment.root,
+        seedHash: commitment.seedHash,
+        seedHex: block.header.seedHex,
+      });
     }
     return commitment;
   }
