@@ -5,8 +5,9 @@ import { withErrors } from '../http/schemas.ts';
 import type { BlockRecord } from '../store/types.ts';
 
 function saleStatus(block: BlockRecord): BlockSaleStatus {
-  if (block.status === 'closed') return 'closed';
-  return block.nextPosition >= block.count ? 'sold-out' : block.status;
+  // The store closes a block when its last unit is sold: a closed block may be sold out.
+  if (block.nextPosition >= block.count) return 'sold-out';
+  return block.status;
 }
 
 /**
