@@ -41,7 +41,8 @@ function seedOf(block: Block): Uint8Array {
 }
 
 // A leaf copies a record's face bytes as they are: both formats must code symbols alike.
-if (LEAF_SYMBOL_CODES.join() !== SYMBOL_CODES.join()) throw new Error('the leaf and the block file code symbols differently');
+if (LEAF_SYMBOL_CODES.join() !== SYMBOL_CODES.join())
+  throw new Error('the leaf and the block file code symbols differently');
 
 // Module-local copies: imported bindings can compile to getters, too slow for the hot loop.
 const RECORD = UNIT_BYTES;
