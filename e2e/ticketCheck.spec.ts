@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { BlocksResponse, TicketProofResponse } from '../src/contract/api.ts';
 import { buy, expectPhase, fixture, goAll, lastPlay, openGame, revealAll } from './game.ts';
 
-/** « Vérifier ce ticket »: the browser checks the play's proof itself (src/proofs, WebCrypto-free pure SHA-256). */
+/** « Vérifier ce ticket »: the browser checks the play’s proof itself (src/proofs), trusting the server for nothing. */
 
 async function playRound(page: Page): Promise<void> {
   await buy(page);
