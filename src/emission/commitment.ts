@@ -1,7 +1,7 @@
 import { createCipheriv } from 'node:crypto';
 import { stakeEuros } from '../rules/index.ts';
-import { LEAF_PREIMAGE_BYTES, LEAF_SYMBOL_CODES, SALT_BYTES, writeLeafPreimage } from '../proofs/leaf.ts';
-import { hashPaddedBlockInto, paddedBlock, wordsToBytes } from '../proofs/sha256.ts';
+import { LEAF_SYMBOL_CODES, SALT_BYTES, hashLeafInto } from '../proofs/leaf.ts';
+import { wordsToBytes } from '../proofs/sha256.ts';
 import { CommitmentTree, leafGroup } from '../proofs/tree.ts';
 import { seedHashHex } from '../proofs/seed.ts';
 import { toHex } from '../proofs/hex.ts';
@@ -46,7 +46,6 @@ if (LEAF_SYMBOL_CODES.join() !== SYMBOL_CODES.join())
 
 // Module-local copies: imported bindings can compile to getters, too slow for the hot loop.
 const RECORD = UNIT_BYTES;
-const PREIMAGE = LEAF_PREIMAGE_BYTES;
 
 /** The leaf hashes of units `from … from + count − 1` (8 words each), straight from the records. */
 export function leafWords(block: Block, salts: Uint8Array, from: number, count: number): Int32Array {
@@ -55,16 +54,13 @@ export function leafWords(block: Block, salts: Uint8Array, from: number, count: 
   const euros = stakeEuros(stake);
   const lotByCode = PAIRS_BY_CODE.map((pair) => pair.lotPerEuroCents * euros);
   const out = new Int32Array(count * 8);
-  // The preimage is written over the same padded block each time: one compression per leaf.
-  const preimage = paddedBlock(PREIMAGE);
   for (let i = 0; i < count; i++) {
     const position = from + i;
     const offset = position * RECORD;
     const word = recordWord(body, offset);
     const lot = lotByCode[word >> 12];
     if (lot === undefined) throw new RangeError(`unit ${position} declares an unknown pair: run the audit`);
-    writeLeafPreimage(preimage, position, stake, body, offset, word & 0x0fff, lot, salts, i * SALT_BYTES);
-    hashPaddedBlockInto(preimage, out, i * 8);
+    hashLeafInto(out, i * 8, position, stake, body, offset, word & 0x0fff, lot, salts, i * SALT_BYTES);
   }
   return out;
 }

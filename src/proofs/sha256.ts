@@ -215,28 +215,12 @@ export function hashWordsInto(
   for (let i = 0; i < 8; i++) out[outOffset + i] = state[i]!;
 }
 
-const blockSchedule = new Int32Array(64);
-const blockState = new Int32Array(8);
+const leafStateWords = new Int32Array(8);
 
-/**
- * SHA-256 of a message that fits one block, given as that block already padded (see
- * `paddedBlock`): one compression, written as 8 words into `out`.
- */
-export function hashPaddedBlockInto(block: Uint8Array, out: Int32Array, outOffset: number): void {
-  loadWords(blockSchedule, block, 0);
-  blockState.set(IV);
-  compress(blockState, blockSchedule);
-  for (let i = 0; i < 8; i++) out[outOffset + i] = blockState[i]!;
-}
-
-/** A 64-byte block with the padding of a `length`-byte message (≤ 55) in place; the message goes in bytes 0 … length − 1. */
-export function paddedBlock(length: number): Uint8Array {
-  if (length > 55) throw new RangeError('one block holds at most 55 bytes of message');
-  const block = new Uint8Array(64);
-  block[length] = 0x80;
-  block[62] = (length * 8) >>> 8;
-  block[63] = (length * 8) & 255;
-  return block;
+/** A reused state set to the initial hash value, for a one-block hash built in place. */
+export function leafState(): Int32Array {
+  leafStateWords.set(IV);
+  return leafStateWords;
 }
 
 const shortBlock = new Uint8Array(64);
