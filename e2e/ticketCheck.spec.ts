@@ -17,7 +17,8 @@ async function checkInHistory(page: Page, playId: string) {
   const row = page.locator(`#history-panel li[data-play-id="${playId}"]`);
   await row.getByRole('button', { name: 'Vérifier ce ticket' }).click();
   const result = row.locator('.ticket-check');
-  await expect(result).toBeVisible();
+  // The server computes each block's commitment once (about a second of CPU each) after it starts.
+  await expect(result).toBeVisible({ timeout: 60_000 });
   return result;
 }
 

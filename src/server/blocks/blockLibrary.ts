@@ -83,11 +83,12 @@ export class BlockLibrary implements UnitSource {
   }
 
   /**
-   * Reads the blocks that are on sale now and computes their commitments, so that the
-   * first play never waits on a file and every root is there before the first sale.
+   * Reads the blocks that are on sale now, so the first play never waits on a file. Their
+   * commitments are computed on first need (about a second of CPU each): at start they
+   * would hold every instance back; the root was printed when the block was loaded.
    */
   preload(records: readonly BlockRecord[]): void {
-    for (const record of records) if (record.status !== 'closed') this.commitment(record);
+    for (const record of records) if (record.status !== 'closed') this.get(record);
   }
 
   /** A block already read and verified elsewhere (tests share blocks across servers). */

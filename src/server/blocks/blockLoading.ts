@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   BlockFileError,
   auditBlock,
+  commitBlock,
   UNIT_BYTES,
   generateBlock,
   readBlockFile,
@@ -112,9 +113,11 @@ export async function generateStarterBlocks(
     // What is sold is the file: it passes the same checks as a file given to `ops load`.
     verifyForSale(readBlockFile(filePath), `generated block for ${stakeCents / 100} €`);
     loaded.push(await store.addBlock({ id: block.id, stakeCents, filePath, count: block.header.count }, new Date()));
+    // The commitment, logged before the server sells anything: what GET /api/blocks will publish.
+    const { root, seedHash } = commitBlock(block);
     log(
       `generated block ${loaded.length}/${STAKES_CENTS.length}: ${stakeCents / 100} € × ${BLOCK_SIZE} units ` +
-        `(${block.id.slice(0, 12)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        `(${block.id.slice(0, 12)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s; root ${root}, seed hash ${seedHash}`,
     );
   }
   return loaded;
