@@ -7,7 +7,14 @@ export interface ProofApi {
   blocks(): Promise<ApiResult<BlocksResponse>>;
 }
 
-export function createProofApi(options: HttpOptions = {}): ProofApi {
+/**
+ * The first GET /api/blocks after a server starts computes every block's commitment (about
+ * a second of CPU each), far longer than a play may take: a check waits for it.
+ */
+export const PROOF_TIMEOUT_MS = 60_000;
+
+export function createProofApi(given: HttpOptions = {}): ProofApi {
+  const options = { timeoutMs: PROOF_TIMEOUT_MS, ...given };
   return {
     proof: (token, playId) =>
       requestJson('GET', `/api/plays/${encodeURIComponent(playId)}/proof`, token, undefined, options),
