@@ -5,6 +5,7 @@ import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
  * Layers and what each may import: rules ← contract ← server; rules ← emission ← server;
+ * rules ← proofs ← emission, server, verify, client;
  * rules and contract (types, and errorCodes.ts as a value) ← client. Inside the server,
  * rooms: blocks (the block files), http (request context, authentication, errors,
  * headers, views), routes (the API), testMode (plugged in from outside; main.ts and the
@@ -52,18 +53,28 @@ export default tseslint.config(
   },
   layer(
     ['src/rules/**'],
-    [...OUTSIDE_PURE, '**/contract/**', '@sinclair/typebox'],
+    [...OUTSIDE_PURE, '**/contract/**', '**/proofs/**', '@sinclair/typebox'],
     'src/rules is pure: it imports nothing outside itself.',
   ),
   layer(
     ['src/common/**'],
-    [...OUTSIDE_PURE, '**/rules/**', '**/contract/**'],
+    [...OUTSIDE_PURE, '**/rules/**', '**/contract/**', '**/proofs/**'],
     'src/common holds small pure helpers for every layer: it imports nothing.',
   ),
   layer(
     ['src/contract/**'],
-    [...OUTSIDE_PURE, '**/common/**'],
+    [...OUTSIDE_PURE, '**/common/**', '**/proofs/**'],
     'src/contract (the HTTP API, defined once) imports only src/rules and @sinclair/typebox.',
+  ),
+  layer(
+    ['src/proofs/**'],
+    [...OUTSIDE_PURE, '**/common/**', '**/contract/**', '**/verify/**', '@sinclair/typebox'],
+    'src/proofs (commitments and ticket proofs) is pure, shared by the server, the verify command and the browser: it imports only src/rules.',
+  ),
+  layer(
+    ['src/verify/**'],
+    ['**/server/**', '**/client/**', '**/contract/**', 'pixi.js', 'gsap', 'fastify', 'better-sqlite3', 'pg'],
+    'src/verify (npm run verify) needs no server: it imports only src/proofs, src/emission, src/rules and Node.',
   ),
   layer(
     ['src/contract/errorCodes.ts'],

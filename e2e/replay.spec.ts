@@ -17,8 +17,9 @@ import {
   stake,
 } from './game.ts';
 
+/** The row's own control (the row also holds « Vérifier ce ticket », a <button> of its own). */
 const historyRow = (page: Page, playId: string) =>
-  page.locator(`#history-panel li[data-play-id="${playId}"]`).getByRole('button');
+  page.locator(`#history-panel li[data-play-id="${playId}"] > [role="button"]`);
 
 const cursors = (page: Page) => page.evaluate(() => window.spincake!.cursors());
 

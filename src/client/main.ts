@@ -6,12 +6,14 @@ import { nextTask } from './nextTask.ts';
 import { GameController } from './game/controller.ts';
 import { stringsFor } from './i18n/index.ts';
 import { createGameApi } from './net/api.ts';
+import { createProofApi } from './net/proofApi.ts';
 import { readPageOptions } from './pageOptions.ts';
 import { PortalLink } from './portal/index.ts';
 import { Hud } from './ui/hud.ts';
 import { computeLayout } from './ui/layout.ts';
 import { fillRules, HistoryList, Panel } from './ui/panels.ts';
 import { reflectRound } from './ui/roundReflection.ts';
+import { checkTicket } from './ui/ticketCheck.ts';
 import { FONT_FAMILY } from './view/wheelFace.ts';
 import { Scene } from './view/scene.ts';
 
@@ -42,6 +44,7 @@ async function boot(): Promise<void> {
 
   const host = document.getElementById('app')!;
   const api = createGameApi();
+  const proofApi = createProofApi();
   const portal = new PortalLink(options.launchToken);
   const audio = createGameAudio(localStorage);
   // Mobile browsers allow sound only after a gesture: the first tap anywhere unlocks it.
@@ -60,6 +63,7 @@ async function boot(): Promise<void> {
       if (started) historyPanel.close();
       return started;
     },
+    (play) => checkTicket(proofApi, controller?.token ?? '', play, strings),
   );
   const hud = new Hud(host, strings, locale, {
     play: () => void controller?.play(),

@@ -129,6 +129,47 @@ export const ClientConfigResponseSchema = Type.Object(
 );
 export type ClientConfigResponse = Static<typeof ClientConfigResponseSchema>;
 
+const HashHex = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
+/** How far a block is in its sale: waiting its turn, on sale, every unit sold, or taken off sale. */
+export type BlockSaleStatus = 'queued' | 'open' | 'sold-out' | 'closed';
+
+/** One block as published: its commitment from before its first sale, its seed once nothing is left to sell. */
+export const PublicBlockSchema = Type.Object({
+  id: Type.String(),
+  stakeCents: StakeOutSchema,
+  count: Type.Integer(),
+  sold: Type.Integer(),
+  status: Type.Unsafe<BlockSaleStatus>({ type: 'string', enum: ['queued', 'open', 'sold-out', 'closed'] }),
+  root: HashHex,
+  seedHash: HashHex,
+  /** Hex; null while the block is queued or on sale. */
+  seed: NullableString,
+});
+export type PublicBlock = Static<typeof PublicBlockSchema>;
+
+/** GET /api/blocks: every block loaded, in load order. */
+export const BlocksResponseSchema = Type.Object({ blocks: Type.Array(PublicBlockSchema) });
+export type BlocksResponse = Static<typeof BlocksResponseSchema>;
+
+/** GET /api/plays/:playId/proof: the unit's leaf and its path to the block's root (docs/fairness.md). */
+export const TicketProofSchema = Type.Object({
+  format: Type.String(),
+  playId: Type.String(),
+  blockId: Type.String(),
+  stakeCents: StakeOutSchema,
+  count: Type.Integer(),
+  position: Type.Integer(),
+  wheels: Type.Array(PlayWheelSchema, { minItems: WHEELS_PER_UNIT, maxItems: WHEELS_PER_UNIT }),
+  lotCents: CentsSchema,
+  salt: Type.String(),
+  leaf: HashHex,
+  path: Type.Array(Type.Array(HashHex)),
+  root: HashHex,
+  seedHash: HashHex,
+});
+export type TicketProofResponse = Static<typeof TicketProofSchema>;
+
 // ---------------------------------------------------------------- requests (unknown fields refused)
 
 /** A query string, params or body with nothing in it. */

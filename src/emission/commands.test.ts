@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SYMBOLS, evaluate, type Unit } from '../rules/index.ts';
 import { assembleBlock } from './block.ts';
 import { main } from './commands.ts';
+import { commitBlock } from './commitment.ts';
 import { CSV_HEADER } from './export.ts';
 import { UNIT_BYTES, readBlockFile } from './index.ts';
 
@@ -53,6 +54,7 @@ describe('emission commands', () => {
     const file = join(d, 'b.spincake');
     expect(await run('generate', '--stake', '3', '--seed', 'beef', '--count', '3000', '--out', file)).toBe(0);
     expect(out.join('\n')).toContain('stake €3, 3,000 units, seed beef');
+    expect(out.join('\n')).toContain(`commitment: root ${commitBlock(readBlockFile(file)).root}, seed hash `);
     expect(await run('audit', file)).toBe(0);
     expect(out.join('\n')).toMatch(/OK: .* passes the audit/);
     expect(out.join('\n')).toContain('the lot table and payout are not checked');
@@ -74,7 +76,14 @@ describe('emission commands', () => {
     });
     expect(await run('export', file, '--csv', csv)).toBe(0);
     expect(readFileSync(csv, 'utf8').split('\n')).toHaveLength(3_002);
-    expect(readdirSync(d).sort()).toEqual(['b.csv', 'b.spincake']);
+    expect(readdirSync(d).sort()).toEqual(['b.csv', 'b.csv.commitment.json', 'b.spincake']);
+    expect(JSON.parse(readFileSync(`${csv}.commitment.json`, 'utf8'))).toEqual({
+      blockId: block.id,
+      stakeCents: 300,
+      count: 3_000,
+      root: commitBlock(block).root,
+      seedHash: commitBlock(block).seedHash,
+    });
   });
 
   it('gives the same file for the same seed', async () => {

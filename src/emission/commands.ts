@@ -8,8 +8,9 @@ import { dirname, resolve } from 'node:path';
 import { BLOCK_SIZE, STAKES_CENTS, blockLotTable, formatCents, isStakeCents, type StakeCents } from '../rules/index.ts';
 import { auditBlock, type AuditReport } from './audit.ts';
 import { type Block } from './block.ts';
+import { commitBlock } from './commitment.ts';
 import { exportCsv, exportRange } from './export.ts';
-import { readBlockFile, writeBlockFile } from './file.ts';
+import { readBlockFile, writeAll, writeBlockFile, writeFileAtomically } from './file.ts';
 import { generateBlock } from './generate.ts';
 import { blockPairCounts } from './split.ts';
 import { PAIR_CODES } from './codes.ts';
@@ -124,7 +125,14 @@ async function generate(args: string[]): Promise<number> {
   if (tty) process.stderr.write('\r\x1b[K');
   await writeBlockFile(out, block);
   console.log(`wrote ${out}: ${describeBlock(block)}`);
+  console.log(commitmentLine(block));
   return 0;
+}
+
+/** The block's commitment (docs/fairness.md): what a server publishes before the first sale. */
+function commitmentLine(block: Block): string {
+  const { root, seedHash } = commitBlock(block);
+  return `commitment: root ${root}, seed hash ${seedHash}`;
 }
 
 function reportTable(report: AuditReport, block: Block): string[] {
@@ -170,6 +178,7 @@ function audit(args: string[]): number {
   const block = readBlockFile(file);
   const report = auditBlock(block);
   console.log(reportTable(report, block).join('\n'));
+  console.log(commitmentLine(block));
   if (report.ok) {
     console.log(`OK: ${file} passes the audit`);
     return 0;
@@ -195,7 +204,20 @@ function exportCommand(args: string[]): number {
   const block = readBlockFile(file);
   const range = exportRange(block, from ?? 0, count);
   exportCsv(block, out, range);
+  // The CSV's columns are fixed by the auditors' spec: the commitment goes beside it.
+  const { root, seedHash } = commitBlock(block);
+  const commitment = {
+    blockId: block.id,
+    stakeCents: block.header.stakeCents,
+    count: block.header.count,
+    root,
+    seedHash,
+  };
+  writeFileAtomically(`${out}.commitment.json`, (fd) =>
+    writeAll(fd, Buffer.from(JSON.stringify(commitment, null, 2) + '\n')),
+  );
   console.log(`wrote ${out}: units ${range.from}–${range.from + range.count - 1} of ${describeBlock(block)}`);
+  console.log(`wrote ${out}.commitment.json: root ${root}`);
   return 0;
 }
 

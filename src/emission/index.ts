@@ -13,3 +13,4 @@ export { auditBlock, type AuditProblem, type AuditReport } from './audit.ts';
 export { unitForPair } from './faces.ts';
 export { PAIR_SPLIT, blockPairCounts } from './split.ts';
 export { UNIT_BYTES } from './record.ts';
+export { commitBlock, unitProof, unitSalts, type BlockCommitment, type UnitProof } from './commitment.ts';

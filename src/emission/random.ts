@@ -14,6 +14,11 @@ export function freshSeed(): Uint8Array {
   return Uint8Array.from(randomBytes(MAX_SEED_BYTES));
 }
 
+/** The key of one of a seed's streams: SHA-256 of `SPINCAKE block v1 <purpose>`, a zero byte, the seed. */
+export function streamKey(seed: Uint8Array, purpose: string): Buffer {
+  return createHash('sha256').update(`SPINCAKE block v1 ${purpose}\0`).update(seed).digest();
+}
+
 /** Draws uniform integers in [0, n): `belowSmall` for n ≤ 256, `belowLarge` for n ≤ 2^32. */
 export interface RandomSource {
   belowSmall(n: number): number;
@@ -37,8 +42,7 @@ export class KeystreamRandom implements RandomSource {
   private pos = 0;
 
   constructor(seed: Uint8Array, purpose: string) {
-    const key = createHash('sha256').update(`SPINCAKE block v1 ${purpose}\0`).update(seed).digest();
-    this.cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16));
+    this.cipher = createCipheriv('aes-256-ctr', streamKey(seed, purpose), Buffer.alloc(16));
   }
 
   private refill(): void {

@@ -10,6 +10,7 @@ import type { AppContext, AppExtension } from './http/context.ts';
 import { ApiError, errorBody, handleError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
 import { registerAccountRoutes } from './routes/account.ts';
+import { registerBlockRoutes } from './routes/blocks.ts';
 import { registerClientConfigRoute } from './routes/clientConfig.ts';
 import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   registerSessionRoutes(app, context);
   registerAccountRoutes(app, context);
   registerPlayRoutes(app, context);
+  registerBlockRoutes(app, context);
   for (const extension of extensions) extension.register?.(app, context);
 
   if (fs.existsSync(config.clientDir)) {

@@ -8,7 +8,7 @@ import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
 import { reconcileCommand, walletPendingCommand } from './wallet/walletCommands.ts';
 
 const USAGE = `usage: tsx src/server/cli.ts <command>
-  load FILE…               verify (checksum + audit) and put block files on sale
+  load FILE…               verify (checksum, audit, regenerated from its seed) and put block files on sale
   audit-ledger             check the money: entries, plays, blocks, balances
   launch-token PLAYER [S]  a portal launch token for PLAYER valid S seconds (needs PORTAL_SECRET)
   wallet-pending [--json]  wins and rollbacks still owed to the operator's wallet, bets without an outcome
@@ -35,8 +35,11 @@ async function run(args: string[]): Promise<number> {
       try {
         for (const file of rest) {
           const block = await loadBlockFile(store, config.dataDir, file);
+          // The commitment to publish before the first sale (GET /api/blocks shows it too).
+          const { root, seedHash } = library.summary(block);
           console.log(
-            `loaded ${file}: ${block.stakeCents / 100} € × ${block.count} units, block ${block.id.slice(0, 16)}…, ${block.status}`,
+            `loaded ${file}: ${block.stakeCents / 100} € × ${block.count} units, block ${block.id.slice(0, 16)}…, ${block.status}; ` +
+              `root ${root}, seed hash ${seedHash}`,
           );
         }
       } finally {

@@ -68,6 +68,35 @@ export const en: Strings = {
   historyDate: 'Date',
   historyCursors: (c) => `Under the cursors: ${c}`,
   historyReplay: 'Replay this play on the wheels',
+  ticketCheck: {
+    action: 'Check this ticket',
+    busy: 'Checking…',
+    verified: (position, count) =>
+      `Ticket verified: it is ticket no. ${formatCount(position, 'en')} of ${formatCount(count, 'en')} in its block, in the sale order fixed before the first sale.`,
+    refuted: 'Check failed: this ticket does not match the published commitment.',
+    noProof: 'This ticket comes from no block (a test play): it has no proof.',
+    checks: {
+      shape: (ok) => (ok ? 'The proof received is complete.' : 'The proof received is unreadable or incomplete.'),
+      lot: (ok, lot) =>
+        ok
+          ? `By the rules, the wheels under the cursors give the ticket's win (${lot}).`
+          : `By the rules, the wheels under the cursors do not give the win announced (${lot}).`,
+      leaf: (ok) =>
+        ok
+          ? 'The ticket (wheels, cursors, win, place) gives exactly the leaf of the proof.'
+          : 'The ticket (wheels, cursors, win, place) does not give the leaf of the proof.',
+      path: (ok) =>
+        ok
+          ? 'The proof path leads from this leaf to the block root.'
+          : 'The proof path does not lead to the block root.',
+      published: (ok) =>
+        ok
+          ? 'This root is the one the server published for the block before it went on sale.'
+          : 'This root is not the one published for the block.',
+      play: (ok) =>
+        ok ? 'The ticket proven is the play in your history.' : 'The ticket proven is not the play in your history.',
+    },
+  },
   replayNotice: (date) => `Replay of the play of ${date}.`,
   replayTitle: (date) => `Replay — play of ${date}`,
   replayBack: 'Back to the game',

@@ -68,6 +68,37 @@ export const fr: Strings = {
   historyDate: 'Date',
   historyCursors: (c) => `Sous les curseurs : ${c}`,
   historyReplay: 'Revoir cette partie sur les roues',
+  ticketCheck: {
+    action: 'Vérifier ce ticket',
+    busy: 'Vérification…',
+    verified: (position, count) =>
+      `Ticket vérifié : c’est le ticket n° ${formatCount(position, 'fr')} sur ${formatCount(count, 'fr')} de son bloc, dans l’ordre de vente fixé avant la première vente.`,
+    refuted: 'Vérification échouée : ce ticket ne correspond pas à l’engagement publié.',
+    noProof: 'Ce ticket ne vient d’aucun bloc (partie de test) : il n’a pas de preuve.',
+    checks: {
+      shape: (ok) => (ok ? 'La preuve reçue est complète.' : 'La preuve reçue est illisible ou incomplète.'),
+      lot: (ok, lot) =>
+        ok
+          ? `Selon le règlement, les roues sous les curseurs donnent bien le gain du ticket (${lot}).`
+          : `Selon le règlement, les roues sous les curseurs ne donnent pas le gain annoncé (${lot}).`,
+      leaf: (ok) =>
+        ok
+          ? 'Le ticket (roues, curseurs, gain, place) donne exactement la feuille de la preuve.'
+          : 'Le ticket (roues, curseurs, gain, place) ne donne pas la feuille de la preuve.',
+      path: (ok) =>
+        ok
+          ? 'Le chemin de la preuve mène de cette feuille à la racine du bloc.'
+          : 'Le chemin de la preuve ne mène pas à la racine du bloc.',
+      published: (ok) =>
+        ok
+          ? 'Cette racine est celle que le serveur a publiée pour le bloc avant sa mise en vente.'
+          : 'Cette racine n’est pas celle publiée pour le bloc.',
+      play: (ok) =>
+        ok
+          ? 'Le ticket prouvé est bien la partie de votre historique.'
+          : 'Le ticket prouvé n’est pas la partie de votre historique.',
+    },
+  },
   replayNotice: (date) => `Rediffusion de la partie du ${date}.`,
   replayTitle: (date) => `Rediffusion — partie du ${date}`,
   replayBack: 'Retour au jeu',

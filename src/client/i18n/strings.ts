@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../contract/api.ts';
+import type { TicketCheckName } from '../../proofs/index.ts';
 import type { SymbolName } from '../../rules/unit.ts';
 
 /** Every piece of text the player sees, once per language (fr.ts, en.ts). */
@@ -47,6 +48,16 @@ export interface Strings {
   historyUnfinished: string;
   /** A history row's description: activating it replays the play (Article 4.1). */
   historyReplay: string;
+  /** « Vérifier ce ticket » in the history, and what the check found, in plain words. */
+  ticketCheck: {
+    action: string;
+    busy: string;
+    verified: (position: number, count: number) => string;
+    refuted: string;
+    noProof: string;
+    /** One sentence per check, passed or failed; `lot` is the unit's lot, formatted. */
+    checks: Record<TicketCheckName, (ok: boolean, lot: string) => string>;
+  };
   replayNotice: (date: string) => string;
   replayTitle: (date: string) => string;
   replayBack: string;

@@ -12,6 +12,7 @@ import {
 import type { Strings } from '../i18n/index.ts';
 import type { ApiResult } from '../net/http.ts';
 import { button, el, icon, ICONS } from './dom.ts';
+import { ticketCheckView, type TicketCheckOutcome } from './ticketCheck.ts';
 
 /**
  * A modal side panel (history, rules): a real dialog, closed by its button or Escape,
@@ -117,6 +118,8 @@ export class HistoryList {
     private readonly load: (before?: string) => Promise<ApiResult<PlaysPage>>,
     /** Replays a play on the wheels (Article 4.1); false when the table is in a round. */
     private readonly replay?: (play: Play) => boolean,
+    /** « Vérifier ce ticket »: checks the play's proof in the browser. */
+    private readonly check?: (play: Play) => Promise<TicketCheckOutcome>,
   ) {}
 
   async refresh(): Promise<void> {
@@ -178,7 +181,7 @@ export class HistoryList {
     const li = el('li', { className: play.winCents > 0 ? 'won' : '', attrs: { 'data-play-id': play.playId } });
     const replay = this.replay;
     if (!replay) {
-      li.append(...content);
+      li.append(...content, ...this.checkControl(play));
       return li;
     }
     // The row itself is the control (no extra button, so it looks the same): its text
@@ -194,7 +197,29 @@ export class HistoryList {
       e.preventDefault();
       replay(play);
     });
-    li.append(activator);
+    li.append(activator, ...this.checkControl(play));
     return li;
+  }
+
+  /** The row's « Vérifier ce ticket » button (beside the row's own control, never inside it). */
+  private checkControl(play: Play): HTMLElement[] {
+    const check = this.check;
+    if (!check) return [];
+    const t = this.t;
+    const action = button('history-verify', t.ticketCheck.action);
+    let result: HTMLElement | null = null;
+    action.addEventListener('click', () => {
+      action.disabled = true;
+      action.textContent = t.ticketCheck.busy;
+      void check(play).then((outcome) => {
+        const view = ticketCheckView(outcome, t, this.locale);
+        if (result) result.replaceWith(view);
+        else action.after(view);
+        result = view;
+        action.disabled = false;
+        action.textContent = t.ticketCheck.action;
+      });
+    });
+    return [action];
   }
 }

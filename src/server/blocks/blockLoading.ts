@@ -3,6 +3,8 @@ import path from 'node:path';
 import {
   BlockFileError,
   auditBlock,
+  commitBlock,
+  UNIT_BYTES,
   generateBlock,
   readBlockFile,
   writeBlockFile,
@@ -18,7 +20,25 @@ export function blocksDir(dataDir: string): string {
   return path.join(dataDir, 'blocks');
 }
 
-/** The checks every block passes before it is sold: a full block whose audit is clean. */
+/**
+ * A block is a pure function of its stake and seed: the block its header's seed gives must
+ * be this one, byte for byte. Refuses units swapped or edited with the checksums
+ * recomputed, and a seed changed in the header, naming the first unit that differs.
+ */
+export function verifyReproducible(block: Block, source: string): void {
+  const { stakeCents, seedHex, count } = block.header;
+  const expected = generateBlock({ stakeCents, seedHex, count });
+  const body = block.body;
+  if (Buffer.compare(expected.body, body) === 0) return;
+  let first = 0;
+  while (first < body.length && body[first] === expected.body[first]) first++;
+  throw new BlockRefusedError(
+    `${source}: unit ${Math.floor(first / UNIT_BYTES)} is not the unit that the block's seed gives at that position: ` +
+      'the file was altered after it was generated (units moved or edited, or the seed changed); it is not sold',
+  );
+}
+
+/** The checks every block passes before it is sold: a full block whose audit is clean, generated from its seed. */
 export function verifyForSale(block: Block, source: string): void {
   if (block.header.count !== BLOCK_SIZE) {
     throw new BlockRefusedError(
@@ -33,6 +53,7 @@ export function verifyForSale(block: Block, source: string): void {
       .join('; ');
     throw new BlockRefusedError(`${source}: the audit found ${report.problemCount} problem(s): ${first}`);
   }
+  verifyReproducible(block, source);
 }
 
 export interface LoadOptions {
@@ -87,13 +108,16 @@ export async function generateStarterBlocks(
   for (const stakeCents of STAKES_CENTS) {
     const started = Date.now();
     const block = generateBlock({ stakeCents: stakeCents as StakeCents });
-    verifyForSale(block, `generated block for ${stakeCents / 100} €`);
     const filePath = path.join(blocksDir(dataDir), `${block.id}.block`);
     await writeBlockFile(filePath, block);
+    // What is sold is the file: it passes the same checks as a file given to `ops load`.
+    verifyForSale(readBlockFile(filePath), `generated block for ${stakeCents / 100} €`);
     loaded.push(await store.addBlock({ id: block.id, stakeCents, filePath, count: block.header.count }, new Date()));
+    // The commitment, logged before the server sells anything: what GET /api/blocks will publish.
+    const { root, seedHash } = commitBlock(block);
     log(
       `generated block ${loaded.length}/${STAKES_CENTS.length}: ${stakeCents / 100} € × ${BLOCK_SIZE} units ` +
-        `(${block.id.slice(0, 12)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        `(${block.id.slice(0, 12)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s; root ${root}, seed hash ${seedHash}`,
     );
   }
   return loaded;

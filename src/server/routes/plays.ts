@@ -7,6 +7,8 @@ import {
   PlaysPageSchema,
   PlaysQuerySchema,
   ProgressRequestSchema,
+  TicketProofSchema,
+  type TicketProofResponse,
   type PlayIdParams,
   type PlayRequest,
   type PlayResponse,
@@ -14,6 +16,7 @@ import {
   type PlaysQuery,
   type ProgressRequest,
 } from '../../contract/api.ts';
+import { TICKET_PROOF_FORMAT } from '../../proofs/index.ts';
 import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -99,6 +102,40 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       const play = await ctx.store.getPlay(playerId, request.params.playId.toLowerCase());
       if (!play) throw new ApiError('NOT_FOUND', 'no such play of yours');
       return { play: playView(play), balanceCents: await balanceOf(ctx, playerId) };
+    },
+  );
+
+  app.get<{ Params: PlayIdParams }>(
+    '/api/plays/:playId/proof',
+    { schema: { params: PlayIdParamsSchema, response: withErrors(TicketProofSchema, 400, 401, 404, 429) } },
+    async (request): Promise<TicketProofResponse> => {
+      const playerId = requirePlayer(request);
+      const play = await ctx.store.getPlay(playerId, request.params.playId.toLowerCase());
+      if (!play) throw new ApiError('NOT_FOUND', 'no such play of yours');
+      if (play.blockId === null || play.position === null) {
+        throw new ApiError('NOT_FOUND', 'this play is a test unit that comes from no block: it has no proof');
+      }
+      const block = (await ctx.store.listBlocks()).find((b) => b.id === play.blockId);
+      if (!block) throw new ApiError('INTERNAL', `the block of play ${play.playId} is not loaded`, 500);
+      const proof = ctx.library.proof(block, play.position);
+      const { root, seedHash } = ctx.library.summary(block);
+      // The unit as the block holds it, not as the play row recorded it: the verifier compares the two.
+      const unit = ctx.library.unitAt(block, play.position);
+      return {
+        format: TICKET_PROOF_FORMAT,
+        playId: play.playId,
+        blockId: block.id,
+        stakeCents: block.stakeCents,
+        count: block.count,
+        position: play.position,
+        wheels: unit.wheels.map((w) => ({ segments: w.segments, stop: w.stop })),
+        lotCents: proof.lotCents,
+        salt: proof.salt,
+        leaf: proof.leaf,
+        path: proof.path,
+        root,
+        seedHash,
+      };
     },
   );
 

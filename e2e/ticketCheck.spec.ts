@@ -1,0 +1,90 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { BlocksResponse, TicketProofResponse } from '../src/contract/api.ts';
+import { buy, expectPhase, fixture, goAll, lastPlay, openGame, revealAll } from './game.ts';
+
+/** « Vérifier ce ticket »: the browser checks the play’s proof itself (src/proofs), trusting the server for nothing. */
+
+async function playRound(page: Page): Promise<void> {
+  await buy(page);
+  await goAll(page).click();
+  await revealAll(page);
+  await page.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await expectPhase(page, 'idle');
+}
+
+async function checkInHistory(page: Page, playId: string) {
+  await page.getByRole('button', { name: 'Historique' }).click();
+  const row = page.locator(`#history-panel li[data-play-id="${playId}"]`);
+  await row.getByRole('button', { name: 'Vérifier ce ticket' }).click();
+  const result = row.locator('.ticket-check');
+  // The server computes each block's commitment once (about a second of CPU each) after it starts.
+  await expect(result).toBeVisible({ timeout: 60_000 });
+  return result;
+}
+
+const CHECKS = ['shape', 'lot', 'leaf', 'path', 'published', 'play'];
+
+test('a ticket from a block is checked in the browser against the published root, in plain French', async ({
+  page,
+}) => {
+  await openGame(page);
+  await playRound(page);
+  const play = await lastPlay(page);
+  const result = await checkInHistory(page, play.playId);
+  await expect(result).toHaveAttribute('data-result', 'verified');
+  await expect(result.locator('.ticket-check-summary')).toContainText('Ticket vérifié : c’est le ticket n°');
+  for (const name of CHECKS) await expect(result.locator(`li[data-check="${name}"]`)).toHaveClass('ok');
+  await expect(result.locator('li[data-check="published"]')).toHaveText(
+    '✓ Cette racine est celle que le serveur a publiée pour le bloc avant sa mise en vente.',
+  );
+});
+
+test('a proof changed on its way, or a root that is not the published one, is reported as such', async ({ page }) => {
+  await openGame(page);
+  await playRound(page);
+  const play = await lastPlay(page);
+
+  // The server (or anyone between) sends a unit with another lot: the faces do not give it.
+  await page.route('**/api/plays/*/proof', async (route) => {
+    const response = await route.fetch();
+    const proof = (await response.json()) as TicketProofResponse;
+    await route.fulfill({ response, json: { ...proof, lotCents: proof.lotCents + 100_000 } });
+  });
+  let result = await checkInHistory(page, play.playId);
+  await expect(result).toHaveAttribute('data-result', 'refuted');
+  await expect(result.locator('.ticket-check-summary')).toHaveText(
+    'Vérification échouée : ce ticket ne correspond pas à l’engagement publié.',
+  );
+  for (const name of ['lot', 'leaf', 'path', 'play'])
+    await expect(result.locator(`li[data-check="${name}"]`)).toHaveClass('failed');
+
+  // A right proof against a different published root.
+  await page.unroute('**/api/plays/*/proof');
+  await page.route('**/api/blocks', async (route) => {
+    const response = await route.fetch();
+    const listed = (await response.json()) as BlocksResponse;
+    await route.fulfill({
+      response,
+      json: {
+        blocks: listed.blocks.map((b) => ({ ...b, root: b.root.replace(/^./, (c) => (c === '0' ? '1' : '0')) })),
+      },
+    });
+  });
+  await page.getByRole('button', { name: 'Fermer' }).click();
+  result = await checkInHistory(page, play.playId);
+  await expect(result).toHaveAttribute('data-result', 'refuted');
+  await expect(result.locator('li.failed')).toHaveCount(1);
+  await expect(result.locator('li[data-check="published"]')).toHaveText(
+    '✗ Cette racine n’est pas celle publiée pour le bloc.',
+  );
+});
+
+test('a test unit, from no block, says it has no proof', async ({ page }) => {
+  await openGame(page);
+  await fixture(page, 'x7');
+  await playRound(page);
+  const play = await lastPlay(page);
+  const result = await checkInHistory(page, play.playId);
+  await expect(result).toHaveAttribute('data-result', 'no-proof');
+  await expect(result).toHaveText('Ce ticket ne vient d’aucun bloc (partie de test) : il n’a pas de preuve.');
+});

@@ -1,0 +1,23 @@
+import type { BlocksResponse, TicketProofResponse } from '../../contract/api.ts';
+import { requestJson, type ApiResult, type HttpOptions } from './http.ts';
+
+/** What the « Vérifier ce ticket » check asks the server: a play's proof, and the published blocks. */
+export interface ProofApi {
+  proof(token: string, playId: string): Promise<ApiResult<TicketProofResponse>>;
+  blocks(): Promise<ApiResult<BlocksResponse>>;
+}
+
+/**
+ * The first GET /api/blocks after a server starts computes every block's commitment (about
+ * a second of CPU each), far longer than a play may take: a check waits for it.
+ */
+export const PROOF_TIMEOUT_MS = 60_000;
+
+export function createProofApi(given: HttpOptions = {}): ProofApi {
+  const options = { timeoutMs: PROOF_TIMEOUT_MS, ...given };
+  return {
+    proof: (token, playId) =>
+      requestJson('GET', `/api/plays/${encodeURIComponent(playId)}/proof`, token, undefined, options),
+    blocks: () => requestJson('GET', '/api/blocks', null, undefined, options),
+  };
+}

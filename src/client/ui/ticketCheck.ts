@@ -1,0 +1,67 @@
+import type { Play } from '../../contract/api.ts';
+import { verifyTicketProof, type TicketVerdict } from '../../proofs/index.ts';
+import { formatCents, type Locale } from '../../rules/money.ts';
+import type { Strings } from '../i18n/index.ts';
+import type { ProofApi } from '../net/proofApi.ts';
+import { el } from './dom.ts';
+
+/** How a check of a ticket ended: checked (verdict), nothing to check, or no answer. */
+export type TicketCheckOutcome =
+  | { kind: 'checked'; verdict: TicketVerdict; position: number; count: number; lotCents: number }
+  | { kind: 'no-proof' }
+  | { kind: 'failed'; message: string };
+
+/**
+ * « Vérifier ce ticket »: fetches the play's proof and the published blocks, then checks
+ * the proof here, in the browser (src/proofs), against the root published for its block
+ * and against the play as the history shows it. The server is trusted for nothing.
+ */
+export async function checkTicket(api: ProofApi, token: string, play: Play, t: Strings): Promise<TicketCheckOutcome> {
+  const [proof, blocks] = await Promise.all([api.proof(token, play.playId), api.blocks()]);
+  if (!proof.ok) {
+    if (proof.kind === 'server' && proof.code === 'NOT_FOUND') return { kind: 'no-proof' };
+    return { kind: 'failed', message: proof.kind === 'network' ? t.errors.network : t.errors[proof.code] };
+  }
+  if (!blocks.ok) return { kind: 'failed', message: blocks.kind === 'network' ? t.errors.network : t.errors.unknown };
+  // A block that is not published has no root to compare with: the check says so.
+  const published = blocks.data.blocks.find((b) => b.id === proof.data.blockId)?.root ?? '';
+  const verdict = verifyTicketProof(proof.data, published, play);
+  return {
+    kind: 'checked',
+    verdict,
+    position: proof.data.position,
+    count: proof.data.count,
+    lotCents: proof.data.lotCents,
+  };
+}
+
+/** The outcome in plain words, one line per check, for the history row. */
+export function ticketCheckView(outcome: TicketCheckOutcome, t: Strings, locale: Locale): HTMLElement {
+  const box = el('div', { className: 'ticket-check', attrs: { role: 'status' } });
+  if (outcome.kind !== 'checked') {
+    box.dataset.result = outcome.kind;
+    box.append(el('p', { text: outcome.kind === 'no-proof' ? t.ticketCheck.noProof : outcome.message }));
+    return box;
+  }
+  const { verdict } = outcome;
+  const money = formatCents(outcome.lotCents, locale);
+  box.dataset.result = verdict.ok ? 'verified' : 'refuted';
+  box.append(
+    el('p', {
+      className: 'ticket-check-summary',
+      text: verdict.ok ? t.ticketCheck.verified(outcome.position + 1, outcome.count) : t.ticketCheck.refuted,
+    }),
+    el(
+      'ul',
+      {},
+      verdict.checks.map((check) =>
+        el('li', {
+          className: check.ok ? 'ok' : 'failed',
+          text: `${check.ok ? '✓' : '✗'} ${t.ticketCheck.checks[check.name](check.ok, money)}`,
+          attrs: { 'data-check': check.name },
+        }),
+      ),
+    ),
+  );
+  return box;
+}
