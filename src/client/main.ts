@@ -72,10 +72,12 @@ async function boot(): Promise<void> {
     },
     toggleMute: () => controller?.toggleMute(),
     history: () => {
+      if (hud.resultOpen) return;
       historyPanel.open();
       void history.refresh();
     },
     rules: () => {
+      if (hud.resultOpen) return;
       fillRules(rulesPanel.body, stakeForRules, strings, locale);
       rulesPanel.open();
     },
@@ -129,7 +131,14 @@ async function boot(): Promise<void> {
   await controller.start();
   await portal.ready();
   setLoading(1);
-  document.getElementById('loading')?.classList.add('done');
+  const loading = document.getElementById('loading');
+  if (loading) {
+    // Out of the accessibility tree at once; out of the page once it has faded.
+    loading.setAttribute('aria-hidden', 'true');
+    loading.classList.add('done');
+    loading.addEventListener('transitionend', () => loading.remove(), { once: true });
+    setTimeout(() => loading.remove(), 1_000);
+  }
   document.body.dataset.ready = 'true';
   // For bench:client: the first frame the player can act on.
   requestAnimationFrame(() => performance.mark('spincake:interactive'));

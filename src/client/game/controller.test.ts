@@ -159,6 +159,28 @@ describe('GameController round', () => {
     expect(game.api.callsOf('account')).toHaveLength(2);
   });
 
+  it('says what was paid and the new balance, then moves the focus to the player’s next action', async () => {
+    const game = setUp();
+    game.api.nextPlay = makePlay({ stakeCents: 200, balanceBeforeCents: 1_000 });
+    await game.controller.start();
+    game.controller.selectStake(200);
+    await game.controller.play();
+    expect(game.controls.announced.at(-1)).toBe(fr.boughtNotice('2\u00a0€', '8\u00a0€'));
+    expect(game.controls.focused).toEqual(['goAll']);
+    game.controller.go(1);
+    expect(game.controls.focused.at(-1)).toBe(2);
+    game.controller.go(3);
+    expect(game.controls.focused.at(-1)).toBe(0);
+    game.controller.go(0);
+    expect(game.controls.focused.at(-1)).toBe(2);
+    game.controller.go(2);
+    expect(game.controls.focused).toHaveLength(4);
+    await game.table.land();
+    game.clock.runLater();
+    game.controller.closeResult();
+    expect(game.controls.focused.at(-1)).toBe('play');
+  });
+
   it('launches every standing wheel with the common GO, reported once', async () => {
     const game = setUp();
     const play = await buy(game, makePlay({ stops: [5, 0, 2, 3] }));

@@ -1,6 +1,6 @@
 import type { AccountResponse, Play } from '../../contract/api.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
-import type { Locale } from '../../rules/money.ts';
+import { formatCents, type Locale } from '../../rules/money.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { GameApi } from '../net/api.ts';
 import { newPlayId } from '../net/playId.ts';
@@ -116,7 +116,13 @@ export class GameController {
     const result = await this.d.api.play(token, this.pending.stakeCents, this.pending.playId);
     if (result.ok) {
       this.pending = null;
-      this.showPlay(result.data.play);
+      const play = result.data.play;
+      this.showPlay(play);
+      const money = (c: number) => formatCents(c, this.d.locale);
+      this.d.controls.announce(
+        this.d.strings.boughtNotice(money(play.stakeCents), money(play.balanceBeforeCents - play.stakeCents)),
+      );
+      this.d.controls.focus('goAll');
       return;
     }
     if (result.kind === 'server') this.pending = null;
@@ -130,6 +136,10 @@ export class GameController {
   go(wheel: number): void {
     if (!round.canLaunch(this.state, wheel)) return;
     this.launch([wheel]);
+    // The next standing wheel's GO (after this one, going round); none left: the card takes it.
+    const standing = round.standingWheels(this.state);
+    const next = standing.find((i) => i > wheel) ?? standing[0];
+    if (next !== undefined) this.d.controls.focus(next);
   }
 
   goAll(): void {
@@ -172,6 +182,7 @@ export class GameController {
     this.d.controls.hideResult();
     this.d.table.clearCelebration();
     this.setState(round.toIdle());
+    this.d.controls.focus('play');
     void this.refreshAccount();
   }
 
@@ -273,6 +284,7 @@ export class GameController {
     this.shownWheels = replay.restore(this.d.table);
     this.setState(round.toIdle());
     this.d.controls.showMessage(this.offerMessage());
+    this.d.controls.focus('play');
   }
 
   private showSegments(wheels: ShownWheels): void {

@@ -6,7 +6,7 @@ import type { GameApi } from '../net/api.ts';
 import type { ApiFailure, ApiResult } from '../net/http.ts';
 import type { AudioOut, Cue } from './audioOut.ts';
 import { SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor, type SpinPlan } from './spin.ts';
-import type { ControlsState, ControlsView, ShownWheels, TableView } from './views.ts';
+import type { ControlsState, ControlsView, FocusTarget, ShownWheels, TableView } from './views.ts';
 import type { WinLevel } from './winLevels.ts';
 
 /**
@@ -200,6 +200,7 @@ export class FakeControls implements ControlsView {
   readonly announced: string[] = [];
   readonly results: { playId: string; replayOf?: string }[] = [];
   hidden = 0;
+  readonly focused: FocusTarget[] = [];
 
   get message(): string | null | undefined {
     return this.messages.at(-1);
@@ -227,6 +228,9 @@ export class FakeControls implements ControlsView {
   }
   hideResult(): void {
     this.hidden++;
+  }
+  focus(target: FocusTarget): void {
+    this.focused.push(target);
   }
 }
 

@@ -26,6 +26,9 @@ export interface ControlsState {
   stakesEnabled: boolean;
 }
 
+/** Where the player's next action is: « Jouer », the common GO, or one wheel's GO (0–3). */
+export type FocusTarget = 'play' | 'goAll' | number;
+
 /** What the game needs from the DOM controls (ui/hud.ts implements it). */
 export interface ControlsView {
   setStakes(offers: readonly StakeOffer[], selected: StakeCents): void;
@@ -36,4 +39,6 @@ export interface ControlsView {
   announce(text: string): void;
   showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
   hideResult(): void;
+  /** Moves the keyboard focus to the player's next action (after the controls were updated). */
+  focus(target: FocusTarget): void;
 }

@@ -87,4 +87,7 @@ export const en: Strings = {
   rulesLosing: 'losing tickets',
   resumeNotice: 'Round in progress resumed.',
   rendererLabel: 'Renderer',
+  // ——— issue 15: what a player sees and hears ———
+  boughtNotice: (stake, balance) => `Stake of ${stake} paid. New balance: ${balance}. The wheels can be launched: GO.`,
+  refundTitle: 'Stake refunded',
 };

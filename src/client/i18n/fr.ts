@@ -87,4 +87,8 @@ export const fr: Strings = {
   rulesLosing: 'tickets perdants',
   resumeNotice: 'Partie en cours reprise.',
   rendererLabel: 'Rendu',
+  // ——— issue 15: what a player sees and hears ———
+  boughtNotice: (stake, balance) =>
+    `Mise de ${stake} payée. Nouveau solde : ${balance}. Les roues peuvent être lancées : GO.`,
+  refundTitle: 'Mise remboursée',
 };

@@ -62,4 +62,9 @@ export interface Strings {
   rulesLosing: string;
   resumeNotice: string;
   rendererLabel: string;
+  // ——— issue 15: what a player sees and hears ———
+  /** Said once « Jouer » is paid: the stake, the new balance, what to do next. */
+  boughtNotice: (stake: string, balance: string) => string;
+  /** The result card's title when the lot equals the stake. */
+  refundTitle: string;
 }

@@ -2,7 +2,7 @@ import gsap from 'gsap';
 import type { Play, StakeOffer } from '../../contract/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
-import type { ControlsState, ControlsView } from '../game/views.ts';
+import type { ControlsState, ControlsView, FocusTarget } from '../game/views.ts';
 import type { Strings } from '../i18n/index.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import type { Layout } from './layout.ts';
@@ -38,6 +38,8 @@ export class Hud implements ControlsView {
   private readonly resultLayer: HTMLElement;
   private readonly bar: HTMLElement;
   private revealTimeline: gsap.core.Timeline | null = null;
+  /** What stays usable behind the result card: nothing (it is modal). */
+  private readonly behindCard: HTMLElement[];
 
   constructor(
     host: HTMLElement,
@@ -96,8 +98,45 @@ export class Hud implements ControlsView {
     this.message = el('p', { className: 'message', attrs: { role: 'alert' } });
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.resultLayer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
+    // On the document: a click on the dimmed table behind must not let the keys escape the card.
+    document.addEventListener('keydown', (e) => this.resultOpen && this.onCardKey(e));
 
     host.append(this.canvasHost, header, ...this.goButtons, this.bar, this.message, this.resultLayer, this.live);
+    this.behindCard = [header, ...this.goButtons, this.bar, this.message];
+  }
+
+  /** Whether the result card (a modal dialog) is up: no panel may open over it. */
+  get resultOpen(): boolean {
+    return !this.resultLayer.hidden;
+  }
+
+  focus(target: FocusTarget): void {
+    if (this.resultOpen) return;
+    const wanted = target === 'play' ? this.playButton : target === 'goAll' ? this.goAllButton : this.goButtons[target];
+    // « Jouer » can be unusable (no stake on sale, balance too low): then the stakes' turn.
+    const usable = [wanted, ...this.stakeButtons.values()].find((b) => b && !b.disabled);
+    usable?.focus({ preventScroll: true });
+  }
+
+  /** The card's keys: Escape closes it, Tab and Shift+Tab go round its own controls. */
+  private onCardKey(e: KeyboardEvent): void {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      this.handlers.closeResult();
+      return;
+    }
+    if (e.key !== 'Tab') return;
+    const focusable = [...this.resultLayer.querySelectorAll<HTMLElement>('button:not(:disabled), [tabindex="0"]')];
+    if (focusable.length === 0) return;
+    const i = focusable.indexOf(document.activeElement as HTMLElement);
+    if (i === -1) {
+      e.preventDefault();
+      focusable[e.shiftKey ? focusable.length - 1 : 0]!.focus();
+      return;
+    }
+    const next = e.shiftKey ? (i <= 0 ? focusable.length - 1 : i - 1) : i === focusable.length - 1 ? 0 : i + 1;
+    e.preventDefault();
+    focusable[next]!.focus();
   }
 
   relayout(layout: Layout): void {
@@ -196,7 +235,12 @@ export class Hud implements ControlsView {
       'section',
       {
         className: `result-card ${won ? 'win' : 'lose'}`,
-        attrs: { role: 'dialog', 'aria-labelledby': 'result-title', 'data-win-cents': String(play.winCents) },
+        attrs: {
+          role: 'dialog',
+          'aria-modal': 'true',
+          'aria-labelledby': 'result-title',
+          'data-win-cents': String(play.winCents),
+        },
       },
       [title, jeu1, jeu2, total, again],
     );
@@ -212,7 +256,10 @@ export class Hud implements ControlsView {
     }
     this.resultLayer.replaceChildren(card);
     this.resultLayer.hidden = false;
+    for (const behind of this.behindCard) behind.inert = true;
     document.body.dataset.overlay = 'revealing';
+    // Into the dialog at once: its button is the player's next action.
+    again.focus({ preventScroll: true });
 
     this.revealTimeline?.kill();
     const tl = gsap.timeline({
@@ -245,8 +292,11 @@ export class Hud implements ControlsView {
   hideResult(): void {
     this.revealTimeline?.kill();
     this.revealTimeline = null;
+    const hadFocus = this.resultLayer.contains(document.activeElement);
     this.resultLayer.hidden = true;
     this.resultLayer.replaceChildren();
+    for (const behind of this.behindCard) behind.inert = false;
     document.body.dataset.overlay = 'hidden';
+    if (hadFocus) this.focus('play');
   }
 }
