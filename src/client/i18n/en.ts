@@ -90,4 +90,7 @@ export const en: Strings = {
   // ——— issue 15: what a player sees and hears ———
   boughtNotice: (stake, balance) => `Stake of ${stake} paid. New balance: ${balance}. The wheels can be launched: GO.`,
   refundTitle: 'Stake refunded',
+  cursorsHeading: 'Under the cursors',
+  seeWheels: 'See the wheels',
+  seeResult: 'See the result',
 };

@@ -91,4 +91,7 @@ export const fr: Strings = {
   boughtNotice: (stake, balance) =>
     `Mise de ${stake} payée. Nouveau solde : ${balance}. Les roues peuvent être lancées : GO.`,
   refundTitle: 'Mise remboursée',
+  cursorsHeading: 'Sous les curseurs',
+  seeWheels: 'Voir les roues',
+  seeResult: 'Voir le résultat',
 };

@@ -67,4 +67,9 @@ export interface Strings {
   boughtNotice: (stake: string, balance: string) => string;
   /** The result card's title when the lot equals the stake. */
   refundTitle: string;
+  /** The list of the four segments under the cursors, on the result card. */
+  cursorsHeading: string;
+  /** Folds the result card so the four stopped wheels show; and unfolds it. */
+  seeWheels: string;
+  seeResult: string;
 }

@@ -205,8 +205,10 @@ export class Hud implements ControlsView {
   }
 
   /**
-   * The result card: JEU 1, JEU 2, then the single total, counting up. `replayOf` (the
-   * play's date) labels it as a replay of a past play from the history.
+   * The result card: JEU 1, JEU 2, the four segments under the cursors (Article 4.5), then
+   * the single total, counting up. « Voir les roues » folds it into a strip at the bottom
+   * so the four stopped wheels show with the result. `replayOf` (the play's date) labels
+   * it as a replay of a past play from the history.
    */
   showResult(play: Play, reducedMotion: boolean, replayOf?: string): void {
     const t = this.t;
@@ -220,15 +222,29 @@ export class Hud implements ControlsView {
       ]);
     const jeu1 = row(t.jeu1, t.bellsFound(play.jeu1.bells), play.jeu1.winCents, 'jeu1');
     const jeu2 = row(t.jeu2, t.pointsTotal(play.jeu2.points), play.jeu2.winCents, 'jeu2');
+    const segments = el(
+      'ul',
+      { className: 'result-wheels', attrs: { 'aria-label': t.cursorsHeading } },
+      play.wheels.map((w, i) => {
+        const s = w.segments[w.stop]!;
+        return el('li', { className: `result-wheel ${s.symbol === 'bell' ? 'bell' : ''}` }, [
+          el('span', { className: 'result-wheel-name', text: t.wheelLabel(i + 1) }),
+          el('span', { className: 'result-wheel-points', text: t.points(s.points) }),
+          el('span', { className: 'result-wheel-symbol', text: t.symbols[s.symbol] }),
+        ]);
+      }),
+    );
     const totalValue = el('span', { className: 'total-value', text: money(reducedMotion ? play.winCents : 0) });
     const total = won
       ? el('div', { className: 'result-total' }, [el('span', { className: 'total-label', text: t.total }), totalValue])
       : el('p', { className: 'result-lost', text: t.lostMessage });
     const again = button('play again', replayOf === undefined ? t.newRound : t.replayBack);
     again.addEventListener('click', () => this.handlers.closeResult());
+    const peek = button('peek', t.seeWheels);
+    peek.setAttribute('aria-pressed', 'false');
     const title = el('h2', {
       className: 'result-title',
-      text: won ? t.youWin : t.lostTitle,
+      text: won ? (play.winCents === play.stakeCents ? t.refundTitle : t.youWin) : t.lostTitle,
       attrs: { id: 'result-title' },
     });
     const card = el(
@@ -242,8 +258,20 @@ export class Hud implements ControlsView {
           'data-win-cents': String(play.winCents),
         },
       },
-      [title, jeu1, jeu2, total, again],
+      [
+        title,
+        el('div', { className: 'result-games' }, [jeu1, jeu2]),
+        segments,
+        total,
+        el('div', { className: 'result-actions' }, [peek, again]),
+      ],
     );
+    peek.addEventListener('click', () => {
+      const folded = !this.resultLayer.classList.contains('folded');
+      this.resultLayer.classList.toggle('folded', folded);
+      peek.textContent = folded ? t.seeResult : t.seeWheels;
+      peek.setAttribute('aria-pressed', String(folded));
+    });
     if (replayOf !== undefined) {
       const label = el('p', {
         className: 'result-replay',
@@ -254,6 +282,7 @@ export class Hud implements ControlsView {
       card.dataset.replay = play.playId;
       card.setAttribute('aria-labelledby', 'result-replay result-title');
     }
+    this.resultLayer.classList.remove('folded');
     this.resultLayer.replaceChildren(card);
     this.resultLayer.hidden = false;
     for (const behind of this.behindCard) behind.inert = true;
@@ -266,13 +295,13 @@ export class Hud implements ControlsView {
       onComplete: () => {
         totalValue.textContent = money(play.winCents);
         document.body.dataset.overlay = 'shown';
-        again.focus({ preventScroll: true });
       },
     });
     if (!reducedMotion) {
       tl.from(card, { scale: 0.85, opacity: 0, duration: 0.35, ease: 'back.out(1.6)' })
         .from(jeu1, { opacity: 0, x: -16, duration: 0.3 }, '+=0.1')
         .from(jeu2, { opacity: 0, x: -16, duration: 0.3 }, '+=0.25')
+        .from(segments, { opacity: 0, y: 8, duration: 0.3 }, '+=0.1')
         .from(total, { opacity: 0, y: 10, duration: 0.3 }, '+=0.25');
       if (won) {
         const counter = { cents: 0 };
