@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { fr } from '../src/client/i18n/fr.ts';
-import { buy, euros, expectPhase, fixture, goAll, lastPlay, openGame, revealAll } from './game.ts';
+import { body, buy, euros, expectPhase, fixture, goAll, lastPlay, openGame, revealAll, stake } from './game.ts';
 
 /** What a player sees of a round's result, of the rules and of the history (issue 15). */
 
@@ -46,4 +46,33 @@ test('a win bigger than the stake is « Gagné ! »; a losing unit is not', asyn
   await goAll(page).click();
   await revealAll(page);
   await expect(page.getByRole('dialog').getByRole('heading')).toHaveText(fr.lostTitle);
+});
+
+test('a reload brings back the last result and the stake picked', async ({ page }) => {
+  await openGame(page);
+  await stake(page, 3).click();
+  await fixture(page, 'x7');
+  await buy(page);
+  await goAll(page).click();
+  await revealAll(page);
+  const play = await lastPlay(page);
+  expect(play.stakeCents).toBe(300);
+
+  await page.reload();
+  await expect(body(page)).toHaveAttribute('data-ready', 'true');
+  await page.evaluate(() => window.spincake!.advance(8_000));
+  await expectPhase(page, 'revealed');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.locator('.total-value')).toHaveText(euros(play.winCents));
+  expect(await page.evaluate(() => window.spincake!.cursors())).toEqual(play.wheels.map((w) => w.stop));
+  await expect(page.locator('[aria-live="polite"] p').first()).toHaveText(fr.lastResultNotice);
+  await dialog.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await expectPhase(page, 'idle');
+  await expect(stake(page, 3)).toHaveAttribute('aria-pressed', 'true');
+
+  await page.reload();
+  await expect(body(page)).toHaveAttribute('data-ready', 'true');
+  await expectPhase(page, 'idle');
+  await expect(stake(page, 3)).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 });

@@ -272,6 +272,51 @@ describe('GameController resumed round', () => {
   });
 });
 
+describe('GameController after a reload', () => {
+  it('keeps the stake picked, and shows the last result again when the server has it as the last play', async () => {
+    const first = setUp({ storage: { ...STORED } });
+    await first.controller.start();
+    first.controller.selectStake(300);
+    first.api.nextPlay = makePlay({ stakeCents: 300, bells: 2, points: 150 });
+    await first.controller.play();
+    first.controller.goAll();
+    await first.table.land();
+    first.clock.runLater();
+    const play = first.controller.round.play!;
+
+    // The page reloads with the card up: same storage, the server's history says the same.
+    const again = setUp({ storage: Object.fromEntries(first.storage.map) });
+    again.api.script.plays.push({
+      ok: true,
+      data: { plays: [{ ...play, finished: true, launched: [true, true, true, true] }], nextBefore: null },
+    });
+    await again.controller.start();
+    expect(again.controller.round.phase).toBe('revealed');
+    again.clock.runLater();
+    expect(again.controls.results).toEqual([{ playId: play.playId }]);
+    expect(again.controls.announced).toContain(fr.lastResultNotice);
+    expect(again.table.cursors()).toEqual(play.wheels.map((w) => w.stop));
+    again.controller.closeResult();
+    expect(again.controls.stakes?.selected).toBe(300);
+
+    // Closed, then reloaded: an idle table at the stake picked.
+    const third = setUp({ storage: Object.fromEntries(again.storage.map) });
+    await third.controller.start();
+    expect(third.controller.round.phase).toBe('idle');
+    expect(third.api.callsOf('plays')).toEqual([]);
+    expect(third.controls.stakes?.selected).toBe(300);
+  });
+
+  it('forgets a result the server’s history no longer has as the last play', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.resultShown': 'play-old' } });
+    game.api.script.plays.push({ ok: true, data: { plays: [makePlay({ playId: 'play-new' })], nextBefore: null } });
+    await game.controller.start();
+    expect(game.controller.round.phase).toBe('idle');
+    expect(game.controls.results).toEqual([]);
+    expect(game.storage.map.has('spincake.resultShown')).toBe(false);
+  });
+});
+
 describe('GameController replay', () => {
   it('plays a past play on the wheels, buys and reports nothing, then puts the table back', async () => {
     const game = setUp();

@@ -6,6 +6,7 @@ import type { GameApi } from '../net/api.ts';
 import { newPlayId } from '../net/playId.ts';
 import type { AudioOut } from './audioOut.ts';
 import { ALL_ON_SALE, failureMessage, isOnSale, offerMessage, salesOf, type Sales } from './messages.ts';
+import { Memory } from './memory.ts';
 import { ProgressReports } from './progress.ts';
 import { Replay } from './replay.ts';
 import { announceResult, celebrateResult, checkAgainstRules, playDate, type RevealOut } from './reveal.ts';
@@ -57,9 +58,12 @@ export class GameController {
   /** The segments on the wheels now, so a replay can put the table back as it was. */
   private shownWheels: ShownWheels = null;
   private replaying: Replay | null = null;
+  private readonly memory: Memory;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
+    this.memory = new Memory(d.storage);
+    this.stake = this.memory.stake() ?? this.stake;
     this.session = new Session(d.api, d.storage, d.launchToken ?? null);
     this.reports = new ProgressReports(d.api, this.wait);
     this.out = d;
@@ -86,7 +90,7 @@ export class GameController {
       const connection = await this.session.connect();
       if (connection.ok) {
         this.d.controls.showMessage(null);
-        this.applyAccount(connection.account);
+        await this.applyAccount(connection.account);
         return;
       }
       if (connection.refused) this.d.controls.showMessage(failureMessage(connection.refused, this.d.strings));
@@ -100,6 +104,7 @@ export class GameController {
     this.d.audio.unlock();
     this.d.audio.play('click');
     this.stake = stakeCents;
+    this.memory.keepStake(stakeCents);
     this.d.controls.showMessage(this.offerMessage());
     this.render();
   }
@@ -181,6 +186,8 @@ export class GameController {
     this.d.audio.play('click');
     this.d.controls.hideResult();
     this.d.table.clearCelebration();
+    this.memory.keepResultShown(null);
+    this.stake = this.memory.stake() ?? this.stake;
     this.setState(round.toIdle());
     this.d.controls.focus('play');
     void this.refreshAccount();
@@ -188,16 +195,41 @@ export class GameController {
 
   // ——— the account ———
 
-  private applyAccount(account: AccountResponse): void {
+  private async applyAccount(account: AccountResponse): Promise<void> {
     this.sales = salesOf(account);
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
       this.showPlay(account.unfinishedPlay);
       this.d.controls.announce(this.d.strings.resumeNotice);
-    } else {
-      this.setState(round.toIdle());
-      this.d.controls.showMessage(this.offerMessage());
+      return;
     }
+    const shown = await this.lastResultShown();
+    if (shown) {
+      // The card that was up before the reload, from the server's own record of the play.
+      this.d.controls.announce(this.d.strings.lastResultNotice);
+      this.showPlay(shown);
+      this.balanceCents = account.balanceCents;
+      this.render();
+      return;
+    }
+    this.setState(round.toIdle());
+    this.d.controls.showMessage(this.offerMessage());
+  }
+
+  /**
+   * The play whose card was up when the page went away, if the server's history still
+   * has it as the player's last play, finished with its four wheels launched.
+   */
+  private async lastResultShown(): Promise<Play | null> {
+    const playId = this.memory.resultShown();
+    const token = this.session.token;
+    if (!playId || !token) return null;
+    const page = await this.d.api.plays(token, 1);
+    if (!page.ok) return null;
+    const last = page.data.plays[0];
+    if (last?.playId === playId && last.finished && last.launched.every(Boolean)) return last;
+    this.memory.keepResultShown(null);
+    return null;
   }
 
   private async refreshAccount(): Promise<void> {
@@ -268,6 +300,7 @@ export class GameController {
         return;
       }
       if (this.state.play?.playId !== play.playId) return;
+      this.memory.keepResultShown(play.playId);
       this.d.controls.showResult(play, this.d.reducedMotion);
     });
     announceResult(play, this.out);

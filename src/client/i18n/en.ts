@@ -93,4 +93,5 @@ export const en: Strings = {
   cursorsHeading: 'Under the cursors',
   seeWheels: 'See the wheels',
   seeResult: 'See the result',
+  lastResultNotice: 'Result of your last round.',
 };

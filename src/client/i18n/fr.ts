@@ -94,4 +94,5 @@ export const fr: Strings = {
   cursorsHeading: 'Sous les curseurs',
   seeWheels: 'Voir les roues',
   seeResult: 'Voir le résultat',
+  lastResultNotice: 'Résultat de votre dernière partie.',
 };

@@ -72,4 +72,6 @@ export interface Strings {
   /** Folds the result card so the four stopped wheels show; and unfolds it. */
   seeWheels: string;
   seeResult: string;
+  /** Said when a reload finds the last round's result card. */
+  lastResultNotice: string;
 }
