@@ -76,3 +76,41 @@ test('a reload brings back the last result and the stake picked', async ({ page 
   await expect(stake(page, 3)).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
+
+test('the rules give every stake’s lots with their total line, JEU 1 and JEU 2 at every stake, odds and payout', async ({
+  page,
+}) => {
+  await openGame(page);
+  await page.getByRole('button', { name: 'Règlement' }).click();
+  const panel = page.getByRole('dialog', { name: 'Règlement' });
+  for (const [stakeEuros, total] of [
+    [1, '700 000'],
+    [2, '1 400 000'],
+    [3, '2 100 000'],
+    [5, '3 500 000'],
+  ] as const) {
+    const block = panel.locator('section.rules-block', {
+      has: page.getByRole('heading', { name: `Bloc d’unités de jeu à ${stakeEuros}\u00a0€` }),
+    });
+    await expect(block.getByRole('row')).toHaveCount(10);
+    await expect(block.locator('tfoot')).toHaveText(
+      `251\u00a0119 lots formant un total de${total.replace(/ /g, '\u00a0')}\u00a0€`,
+    );
+    const x = (n: number) => euros(n * stakeEuros * 100);
+    await expect(block.locator('.rules-note')).toContainText(`Les montants de ${x(20_000)}, de ${x(7)} et de ${x(1)}`);
+  }
+  const jeu1 = panel.getByRole('table').first();
+  await expect(jeu1.getByRole('columnheader')).toHaveText([
+    'Vous découvrez',
+    'Mise 1\u00a0€',
+    'Mise 2\u00a0€',
+    'Mise 3\u00a0€',
+    'Mise 5\u00a0€',
+  ]);
+  await expect(jeu1.getByRole('row', { name: /^4 cloches/ })).toHaveText(
+    ['4 cloches', euros(1_000_000), euros(2_000_000), euros(3_000_000), euros(5_000_000)].join(''),
+  );
+  const jeu2 = panel.getByRole('table').nth(1);
+  await expect(jeu2.getByRole('row')).toHaveCount(9);
+  await expect(panel).toContainText('Chances de gain : 1 sur 3,98. Taux de retour aux joueurs : 70 %.');
+});

@@ -50,7 +50,6 @@ async function boot(): Promise<void> {
   let controller: GameController | null = null;
   const rulesPanel = new Panel(document.body, 'rules-panel', strings.rules, strings);
   const historyPanel = new Panel(document.body, 'history-panel', strings.history, strings);
-  let stakeForRules: Parameters<typeof fillRules>[1] = 100;
   const history = new HistoryList(
     historyPanel.body,
     strings,
@@ -66,10 +65,7 @@ async function boot(): Promise<void> {
     play: () => void controller?.play(),
     go: (i) => controller?.go(i),
     goAll: () => controller?.goAll(),
-    stake: (s) => {
-      stakeForRules = s;
-      controller?.selectStake(s);
-    },
+    stake: (s) => controller?.selectStake(s),
     toggleMute: () => controller?.toggleMute(),
     history: () => {
       if (hud.resultOpen) return;
@@ -78,7 +74,7 @@ async function boot(): Promise<void> {
     },
     rules: () => {
       if (hud.resultOpen) return;
-      fillRules(rulesPanel.body, stakeForRules, strings, locale);
+      fillRules(rulesPanel.body, strings, locale);
       rulesPanel.open();
     },
     closeResult: () => controller?.closeResult(),

@@ -77,7 +77,7 @@ export const en: Strings = {
   ],
   rulesJeu1Heading: 'GAME 1 — bells',
   rulesJeu2Heading: 'GAME 2 — points',
-  rulesBlockHeading: (stake) => `Lots of one block of 1,000,000 tickets at ${stake}`,
+  rulesBlockHeading: (stake) => `Block of units at ${stake}`,
   rulesBells: (b) => `${b} ${plural(b, 'bell', 'bells')}`,
   rulesPoints: (min, max) =>
     min === max ? `${formatCount(min, 'en')} points` : `${formatCount(min, 'en')} to ${formatCount(max, 'en')} points`,
@@ -94,4 +94,16 @@ export const en: Strings = {
   seeWheels: 'See the wheels',
   seeResult: 'See the result',
   lastResultNotice: 'Result of your last round.',
+  rulesStakeColumn: (stake) => `Stake ${stake}`,
+  rulesFind: 'You find',
+  rulesCollect: 'You collect',
+  rulesSum: 'The wins of GAME 1 and GAME 2 in one unit add up to one single, indivisible lot.',
+  rulesLotsHeading: 'Lots, odds and payout rate',
+  rulesTotal: 'Total',
+  rulesLotCount: (n, formatted) => `${formatted} ${plural(n, 'lot of', 'lots of')}`,
+  rulesBlockTotal: (winning) => `${winning} lots making a total of`,
+  rulesAddedOnly: (amounts) =>
+    `The amounts of ${amounts.join(', ').replace(/, ([^,]*)$/, ' and $1')} can only be reached by adding a GAME 1 win and a GAME 2 win within one unit.`,
+  rulesOddsDetail: (winning, block) =>
+    `Each block holds ${block} units, ${winning} of them winning. A lot is the unit's whole win.`,
 };

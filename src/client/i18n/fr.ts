@@ -77,7 +77,7 @@ export const fr: Strings = {
   ],
   rulesJeu1Heading: 'JEU 1 — les cloches',
   rulesJeu2Heading: 'JEU 2 — les points',
-  rulesBlockHeading: (stake) => `Lots d’un bloc de 1 000 000 tickets à ${stake}`,
+  rulesBlockHeading: (stake) => `Bloc d’unités de jeu à ${stake}`,
   rulesBells: (b) => `${b} ${plural(b, 'cloche', 'cloches')}`,
   rulesPoints: (min, max) =>
     min === max ? `${formatCount(min, 'fr')} points` : `${formatCount(min, 'fr')} à ${formatCount(max, 'fr')} points`,
@@ -95,4 +95,17 @@ export const fr: Strings = {
   seeWheels: 'Voir les roues',
   seeResult: 'Voir le résultat',
   lastResultNotice: 'Résultat de votre dernière partie.',
+  rulesStakeColumn: (stake) => `Mise ${stake}`,
+  rulesFind: 'Vous découvrez',
+  rulesCollect: 'Vous collectez',
+  rulesSum:
+    'Les gains du JEU 1 et du JEU 2 d’une même unité de jeu s’additionnent pour former un lot unique et indivisible.',
+  rulesLotsHeading: 'Lots, chances de gain et taux de retour',
+  rulesTotal: 'Total',
+  rulesLotCount: (n, formatted) => `${formatted} ${plural(n, 'lot de', 'lots de')}`,
+  rulesBlockTotal: (winning) => `${winning} lots formant un total de`,
+  rulesAddedOnly: (amounts) =>
+    `Les montants de ${amounts.join(', de ').replace(/, de ([^,]*)$/, ' et de $1')} ne sont accessibles qu’en cumulant un gain au JEU 1 et un gain au JEU 2 au sein d’une même unité de jeu.`,
+  rulesOddsDetail: (winning, block) =>
+    `Chaque bloc compte ${block} unités de jeu, dont ${winning} gagnantes. Le montant d’un lot est le lot global de l’unité de jeu.`,
 };

@@ -74,4 +74,15 @@ export interface Strings {
   seeResult: string;
   /** Said when a reload finds the last round's result card. */
   lastResultNotice: string;
+  // The rules panel (Articles 3, 4.6, 4.7), every stake at once.
+  rulesStakeColumn: (stake: string) => string;
+  rulesFind: string;
+  rulesCollect: string;
+  rulesSum: string;
+  rulesLotsHeading: string;
+  rulesTotal: string;
+  rulesLotCount: (count: number, formatted: string) => string;
+  rulesBlockTotal: (winningUnits: string) => string;
+  rulesAddedOnly: (amounts: string[]) => string;
+  rulesOddsDetail: (winning: string, block: string) => string;
 }

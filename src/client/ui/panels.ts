@@ -1,14 +1,6 @@
 import type { Play, PlaysPage } from '../../contract/api.ts';
-import { formatCents, type Locale } from '../../rules/money.ts';
-import { stakeEuros, type StakeCents } from '../../rules/stakes.ts';
-import {
-  BLOCK_SIZE,
-  blockLotTable,
-  blockPayoutBasisPoints,
-  JEU1_TABLE,
-  JEU2_TABLE,
-  WINNING_UNITS_PER_BLOCK,
-} from '../../rules/tables.ts';
+import { formatCents, formatCount, type Locale } from '../../rules/money.ts';
+import { rulesView } from '../game/rulesView.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { ApiResult } from '../net/http.ts';
 import { button, el, icon, ICONS } from './dom.ts';
@@ -55,8 +47,8 @@ export class Panel {
   }
 }
 
-function table(headers: string[], rows: string[][]): HTMLTableElement {
-  return el('table', {}, [
+function table(headers: string[], rows: string[][], foot?: string[], caption?: string): HTMLTableElement {
+  const t = el('table', {}, [
     el('thead', {}, [
       el(
         'tr',
@@ -71,38 +63,74 @@ function table(headers: string[], rows: string[][]): HTMLTableElement {
         el(
           'tr',
           {},
-          r.map((c) => el('td', { text: c })),
+          r.map((c, i) => el(i === 0 ? 'th' : 'td', { text: c, attrs: i === 0 ? { scope: 'row' } : {} })),
         ),
       ),
     ),
   ]);
+  if (foot) {
+    t.append(
+      el('tfoot', {}, [
+        el(
+          'tr',
+          {},
+          foot.map((c, i) => el(i === 0 ? 'th' : 'td', { text: c, attrs: i === 0 ? { scope: 'row' } : {} })),
+        ),
+      ]),
+    );
+  }
+  if (caption) t.prepend(el('caption', { className: 'sr-only', text: caption }));
+  return t;
 }
 
-/** Article 3, 4.6 and 4.7 for one stake, from src/rules (never typed twice). */
-export function fillRules(body: HTMLElement, stake: StakeCents, t: Strings, locale: Locale): void {
+/**
+ * Articles 3, 4.6 and 4.7 for every stake, as the regulation lays them out: each
+ * stake's block with its total line and the lots reached only by adding both games,
+ * JEU 1 and JEU 2 at the four stakes, the odds and the payout rate. Every figure comes
+ * from src/rules (through rulesView), never typed twice.
+ */
+export function fillRules(body: HTMLElement, t: Strings, locale: Locale): void {
   const money = (c: number) => formatCents(c, locale);
-  const euros = stakeEuros(stake);
+  const count = (n: number) => formatCount(n, locale);
+  const view = rulesView();
   const nf = new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 2 });
-  const oneIn = nf.format(Math.round((BLOCK_SIZE / WINNING_UNITS_PER_BLOCK) * 100) / 100);
-  const payout = `${nf.format(blockPayoutBasisPoints(stake) / 100)} %`;
+  const stakeHeaders = view.stakes.map((s) => t.rulesStakeColumn(money(s)));
+  const blocks = view.blocks.map((b) => {
+    const amounts = b.addedOnlyCents.map(money);
+    return el('section', { className: 'rules-block' }, [
+      el('h4', { text: t.rulesBlockHeading(money(b.stake)) }),
+      table(
+        [t.rulesLots, t.rulesAmount, t.rulesTotal],
+        b.rows.map((r) => [t.rulesLotCount(r.count, count(r.count)), money(r.lotCents), money(r.totalCents)]),
+        [t.rulesBlockTotal(count(b.winningUnits)), money(b.totalCents), ''],
+      ),
+      el('p', { className: 'rules-note', text: t.rulesAddedOnly(amounts) }),
+    ]);
+  });
   body.replaceChildren(
     ...t.rulesIntro.map((p) => el('p', { text: p })),
     el('h3', { text: t.rulesJeu1Heading }),
-    table(
-      ['', t.rulesAmount],
-      JEU1_TABLE.map((r) => [t.rulesBells(r.bells), money(r.perEuroCents * euros)]),
-    ),
+    el('div', { className: 'rules-wide' }, [
+      table(
+        [t.rulesFind, ...stakeHeaders],
+        view.jeu1.map((r) => [t.rulesBells(r.bells!), ...r.winCents.map(money)]),
+      ),
+    ]),
     el('h3', { text: t.rulesJeu2Heading }),
-    table(
-      ['', t.rulesAmount],
-      JEU2_TABLE.map((r) => [t.rulesPoints(r.minPoints, r.maxPoints), money(r.perEuroCents * euros)]),
-    ),
-    el('h3', { text: t.rulesBlockHeading(money(stake)) }),
-    table(
-      [t.rulesLots, t.rulesAmount],
-      blockLotTable(stake).map((r) => [nf.format(r.count), r.lotCents > 0 ? money(r.lotCents) : t.rulesLosing]),
-    ),
-    el('p', { className: 'odds', text: t.rulesOdds(oneIn, payout) }),
+    el('div', { className: 'rules-wide' }, [
+      table(
+        [t.rulesCollect, ...stakeHeaders],
+        view.jeu2.map((r) => [t.rulesPoints(r.minPoints!, r.maxPoints!), ...r.winCents.map(money)]),
+      ),
+    ]),
+    el('p', { className: 'rules-note', text: t.rulesSum }),
+    el('h3', { text: t.rulesLotsHeading }),
+    el('p', {
+      className: 'odds',
+      text: t.rulesOdds(nf.format(view.oneInHundredths / 100), `${nf.format(view.payoutBasisPoints / 100)} %`),
+    }),
+    el('p', { text: t.rulesOddsDetail(count(view.winningUnits), count(view.blockSize)) }),
+    ...blocks,
   );
 }
 
