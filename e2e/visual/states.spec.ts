@@ -92,13 +92,12 @@ for (const pair of overlays) {
 
 test('insufficient balance', async ({ page }) => {
   await openTable(page);
-  await setBalance(page, 250);
+  await setBalance(page, 50);
   await page.reload();
   await expect(body(page)).toHaveAttribute('data-ready', 'true');
   await page.evaluate(() => window.spincake!.freeze());
-  await stake(page, 3).click();
-  await playButton(page).click();
-  await expect(page.getByRole('alert')).toContainText('Solde insuffisant');
+  await expect(page.getByRole('alert')).toContainText('est insuffisant pour jouer');
+  await expect(playButton(page)).toBeDisabled();
   await expectPhase(page, 'idle');
   await expectPicture(page, 'insufficient-balance');
 });

@@ -78,6 +78,7 @@ async function boot(): Promise<void> {
       rulesPanel.open();
     },
     closeResult: () => controller?.closeResult(),
+    deposit: portal.embedded ? () => controller?.deposit() : undefined,
   });
 
   // Seeded in test mode, so spins and sprinkles fall the same way in every run.
@@ -110,7 +111,10 @@ async function boot(): Promise<void> {
       reflectRound(state);
       portal.roundChanged(state);
     },
+    onDeposit: (request) => portal.requestDeposit(request),
   });
+  // Back to the page (a deposit made in the portal, another tab): the server's balance again.
+  document.addEventListener('visibilitychange', () => !document.hidden && controller?.refresh());
   if (testMode) {
     const c = controller;
     const { installTestApi } = await testMode;

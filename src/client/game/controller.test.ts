@@ -20,7 +20,13 @@ import { restingPlace } from './spin.ts';
 
 const STORED = { 'spincake.token': 'token-kept' };
 
-function setUp(options: { storage?: Record<string, string>; launchToken?: string | null } = {}) {
+function setUp(
+  options: {
+    storage?: Record<string, string>;
+    launchToken?: string | null;
+    onDeposit?: (request: { balanceCents: number; minStakeCents: number }) => void;
+  } = {},
+) {
   const api = new FakeApi();
   const table = new FakeTable();
   const controls = new FakeControls();
@@ -42,6 +48,7 @@ function setUp(options: { storage?: Record<string, string>; launchToken?: string
     later: clock.later,
     wait: clock.wait,
     onChange: (state) => phases.push(state.phase),
+    ...(options.onDeposit ? { onDeposit: options.onDeposit } : {}),
   });
   return { api, table, controls, audio, clock, storage, controller, phases };
 }
@@ -269,6 +276,37 @@ describe('GameController resumed round', () => {
     game.clock.runLater();
     expect(game.controls.results).toEqual([{ playId: 'seen' }]);
     expect(game.controls.balance).toBe(unfinished.balanceAfterCents);
+  });
+});
+
+describe('GameController balance', () => {
+  it('offers only the stakes the balance pays, and the deposit page when it pays none', async () => {
+    const deposits: unknown[] = [];
+    const game = setUp({ storage: { ...STORED, 'spincake.stake': '500' }, onDeposit: (r) => deposits.push(r) });
+    game.api.accountNow = makeAccount({ balanceCents: 350 });
+    await game.controller.start();
+    expect(game.controls.stakes).toMatchObject({ selected: 300, maxCents: 350 });
+    expect(game.controls.controls?.canPlay).toBe(true);
+    expect(game.controls.deposit).toBe(false);
+    game.controller.deposit();
+    expect(deposits).toEqual([]);
+
+    game.api.accountNow = makeAccount({ balanceCents: 40 });
+    game.controller.refresh();
+    await settle();
+    expect(game.controls.message).toBe(fr.balanceTooLow('0,40\u00a0€', '1\u00a0€'));
+    expect(game.controls.controls?.canPlay).toBe(false);
+    expect(game.controls.deposit).toBe(true);
+    game.controller.deposit();
+    expect(deposits).toEqual([{ balanceCents: 40, minStakeCents: 100 }]);
+
+    // Money back: the stake the player chose, remembered, comes back.
+    game.api.accountNow = makeAccount({ balanceCents: 10_000 });
+    game.controller.refresh();
+    await settle();
+    expect(game.controls.stakes?.selected).toBe(500);
+    expect(game.controls.message).toBeNull();
+    expect(game.controls.deposit).toBe(false);
   });
 });
 

@@ -5,7 +5,8 @@ import type { Strings } from '../i18n/index.ts';
 import type { GameApi } from '../net/api.ts';
 import { newPlayId } from '../net/playId.ts';
 import type { AudioOut } from './audioOut.ts';
-import { ALL_ON_SALE, failureMessage, isOnSale, offerMessage, salesOf, type Sales } from './messages.ts';
+import { ALL_ON_SALE, failureMessage, isOnSale, salesOf, type Sales } from './messages.ts';
+import { balanceTooLow, canAfford, fittedStake, tableMessage } from './offer.ts';
 import { Memory } from './memory.ts';
 import { ProgressReports } from './progress.ts';
 import { Replay } from './replay.ts';
@@ -32,6 +33,8 @@ export interface ControllerDeps {
   wait?(ms: number): Promise<void>;
   /** Told every time the round changes (data attributes, portal events). */
   onChange?(state: round.RoundState): void;
+  /** The player asks for the portal's deposit page (portal mode only). */
+  onDeposit?(request: { balanceCents: number; minStakeCents: number }): void;
 }
 
 const START_RETRY_MS = 2_000;
@@ -187,7 +190,7 @@ export class GameController {
     this.d.controls.hideResult();
     this.d.table.clearCelebration();
     this.memory.keepResultShown(null);
-    this.stake = this.memory.stake() ?? this.stake;
+    this.fitStake();
     this.setState(round.toIdle());
     this.d.controls.focus('play');
     void this.refreshAccount();
@@ -212,6 +215,7 @@ export class GameController {
       this.render();
       return;
     }
+    this.fitStake();
     this.setState(round.toIdle());
     this.d.controls.showMessage(this.offerMessage());
   }
@@ -240,9 +244,27 @@ export class GameController {
     this.sales = salesOf(result.data);
     if (this.state.phase === 'idle') {
       this.balanceCents = result.data.balanceCents;
+      this.fitStake();
       this.d.controls.showMessage(this.offerMessage());
     }
     this.render();
+  }
+
+  /** « Alimenter mon compte »: only offered when the balance pays no stake on sale. */
+  deposit(): void {
+    if (this.balanceCents === null || !balanceTooLow(this.sales, this.balanceCents)) return;
+    const onSale = this.sales.offers.filter((o) => o.onSale).map((o) => o.stakeCents);
+    this.d.onDeposit?.({ balanceCents: this.balanceCents, minStakeCents: Math.min(...onSale) });
+  }
+
+  /** Reads the account again at an idle table (the page came back into view: a deposit, another tab). */
+  refresh(): void {
+    if (this.state.phase === 'idle' && !this.pending) void this.refreshAccount();
+  }
+
+  /** The player's stake, or the biggest one the balance can pay when it cannot pay that one. */
+  private fitStake(): void {
+    this.stake = fittedStake(this.memory.stake() ?? this.stake, this.sales, this.balanceCents);
   }
 
   // ——— the round ———
@@ -328,11 +350,16 @@ export class GameController {
   // ——— what the player may do now ———
 
   private canPlay(): boolean {
-    return round.canBuy(this.state) && isOnSale(this.sales, this.stake) && this.session.token !== null;
+    return (
+      round.canBuy(this.state) &&
+      isOnSale(this.sales, this.stake) &&
+      canAfford(this.stake, this.balanceCents) &&
+      this.session.token !== null
+    );
   }
 
   private offerMessage(): string | null {
-    return offerMessage(this.sales, this.stake, this.d.strings);
+    return tableMessage(this.sales, this.stake, this.balanceCents, new Date(), this.d.strings, this.d.locale);
   }
 
   private setState(next: round.RoundState): void {
@@ -344,7 +371,9 @@ export class GameController {
   private render(): void {
     const s = this.state;
     const c = this.d.controls;
-    c.setStakes(this.sales.offers, this.pending?.stakeCents ?? this.stake);
+    const idle = s.phase === 'idle' && !this.pending;
+    c.setStakes(this.sales.offers, this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
+    c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
     const inRound = s.play && s.phase !== 'revealed';
     c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : this.balanceCents);
     c.setControls({

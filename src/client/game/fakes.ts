@@ -192,7 +192,8 @@ export class FakeTable implements TableView {
 
 /** The DOM controls: the last state of each, and every message, announcement and card. */
 export class FakeControls implements ControlsView {
-  stakes: { offers: readonly StakeOffer[]; selected: StakeCents } | null = null;
+  stakes: { offers: readonly StakeOffer[]; selected: StakeCents; maxCents: number | null } | null = null;
+  deposit = false;
   controls: ControlsState | null = null;
   balance: number | null | undefined = undefined;
   muted: boolean | null = null;
@@ -205,8 +206,11 @@ export class FakeControls implements ControlsView {
   get message(): string | null | undefined {
     return this.messages.at(-1);
   }
-  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void {
-    this.stakes = { offers, selected };
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void {
+    this.stakes = { offers, selected, maxCents };
+  }
+  offerDeposit(shown: boolean): void {
+    this.deposit = shown;
   }
   setControls(c: ControlsState): void {
     this.controls = c;

@@ -31,7 +31,10 @@ export type FocusTarget = 'play' | 'goAll' | number;
 
 /** What the game needs from the DOM controls (ui/hud.ts implements it). */
 export interface ControlsView {
-  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void;
+  /** `maxCents`: stakes above it cannot be paid from the balance (null: no limit known). */
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void;
+  /** Whether to offer the portal's deposit page (the balance pays no stake). */
+  offerDeposit(shown: boolean): void;
   setControls(c: ControlsState): void;
   setBalance(cents: number | null): void;
   setMuted(muted: boolean): void;

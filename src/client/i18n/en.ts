@@ -106,4 +106,11 @@ export const en: Strings = {
     `The amounts of ${amounts.join(', ').replace(/, ([^,]*)$/, ' and $1')} can only be reached by adding a GAME 1 win and a GAME 2 win within one unit.`,
   rulesOddsDetail: (winning, block) =>
     `Each block holds ${block} units, ${winning} of them winning. A lot is the unit's whole win.`,
+  salesOpenOn: (date) => `Sales open on ${date}.`,
+  salesClosedOn: (date) => `Sales closed on ${date}.`,
+  salesWindowDates: (opens, closes) => `Sales open from ${opens} to ${closes}.`,
+  balanceTooLow: (balance, smallest) =>
+    `Your balance (${balance}) is too low to play: the smallest stake is ${smallest}.`,
+  deposit: 'Top up my account',
+  soldOutLabel: (amount) => `Stake ${amount}, sold out`,
 };

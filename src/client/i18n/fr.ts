@@ -108,4 +108,11 @@ export const fr: Strings = {
     `Les montants de ${amounts.join(', de ').replace(/, de ([^,]*)$/, ' et de $1')} ne sont accessibles qu’en cumulant un gain au JEU 1 et un gain au JEU 2 au sein d’une même unité de jeu.`,
   rulesOddsDetail: (winning, block) =>
     `Chaque bloc compte ${block} unités de jeu, dont ${winning} gagnantes. Le montant d’un lot est le lot global de l’unité de jeu.`,
+  salesOpenOn: (date) => `Ouverture des ventes le ${date}.`,
+  salesClosedOn: (date) => `Les ventes ont fermé le ${date}.`,
+  salesWindowDates: (opens, closes) => `Ventes ouvertes du ${opens} au ${closes}.`,
+  balanceTooLow: (balance, smallest) =>
+    `Votre solde (${balance}) est insuffisant pour jouer : la plus petite mise est de ${smallest}.`,
+  deposit: 'Alimenter mon compte',
+  soldOutLabel: (amount) => `Mise ${amount}, épuisée`,
 };

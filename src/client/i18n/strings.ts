@@ -85,4 +85,11 @@ export interface Strings {
   rulesBlockTotal: (winningUnits: string) => string;
   rulesAddedOnly: (amounts: string[]) => string;
   rulesOddsDetail: (winning: string, block: string) => string;
+  // Sales window, sold-out stakes, a balance too low for any stake.
+  salesOpenOn: (date: string) => string;
+  salesClosedOn: (date: string) => string;
+  salesWindowDates: (opens: string, closes: string) => string;
+  balanceTooLow: (balance: string, smallest: string) => string;
+  deposit: string;
+  soldOutLabel: (amount: string) => string;
 }

@@ -16,6 +16,8 @@ export interface HudHandlers {
   history(): void;
   rules(): void;
   closeResult(): void;
+  /** The portal's deposit page (portal mode only; absent otherwise). */
+  deposit?: () => void;
 }
 
 /**
@@ -34,6 +36,11 @@ export class Hud implements ControlsView {
   private readonly balanceValue: HTMLElement;
   private readonly muteButton: HTMLButtonElement;
   private readonly message: HTMLElement;
+  private readonly messageText: HTMLElement;
+  private readonly depositButton: HTMLButtonElement;
+  private maxStakeCents: number | null = null;
+  private stakesEnabled = true;
+  private readonly soldOutTags = new Map<StakeCents, HTMLElement>();
   private readonly live: HTMLElement;
   private readonly resultLayer: HTMLElement;
   private readonly bar: HTMLElement;
@@ -95,7 +102,11 @@ export class Hud implements ControlsView {
       el('div', { className: 'actions' }, [this.playButton, this.goAllButton]),
     ]);
 
-    this.message = el('p', { className: 'message', attrs: { role: 'alert' } });
+    this.messageText = el('p', { className: 'message-text', attrs: { role: 'alert' } });
+    this.depositButton = button('deposit', t.deposit);
+    this.depositButton.hidden = true;
+    this.depositButton.addEventListener('click', () => handlers.deposit?.());
+    this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton]);
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.resultLayer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
     // On the document: a click on the dimmed table behind must not let the keys escape the card.
@@ -151,23 +162,41 @@ export class Hud implements ControlsView {
     this.bar.style.height = `${layout.bar.height}px`;
   }
 
-  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void {
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void {
     if (this.stakeButtons.size === 0) {
       for (const offer of offers) {
         const amount = formatCents(offer.stakeCents, this.locale);
         const b = button('stake', amount, this.t.stakeLabel(amount));
+        const tag = el('span', { className: 'sold-out-tag', text: this.t.soldOut, attrs: { 'aria-hidden': 'true' } });
+        b.append(tag);
         b.addEventListener('click', () => this.handlers.stake(offer.stakeCents));
         this.stakeButtons.set(offer.stakeCents, b);
+        this.soldOutTags.set(offer.stakeCents, tag);
         this.stakeRow.append(b);
       }
     }
     for (const offer of offers) {
       const b = this.stakeButtons.get(offer.stakeCents);
       if (!b) continue;
+      const amount = formatCents(offer.stakeCents, this.locale);
       b.setAttribute('aria-pressed', String(offer.stakeCents === selected));
+      // Said in words, on the button itself: touch screens never show a tooltip.
       b.classList.toggle('sold-out', !offer.onSale);
-      b.title = offer.onSale ? '' : this.t.soldOut;
+      b.setAttribute('aria-label', offer.onSale ? this.t.stakeLabel(amount) : this.t.soldOutLabel(amount));
     }
+    this.maxStakeCents = maxCents;
+    this.applyStakesEnabled();
+  }
+
+  /** A stake button works at an idle table, and only for a stake the balance can pay. */
+  private applyStakesEnabled(): void {
+    for (const [stake, b] of this.stakeButtons) {
+      b.disabled = !this.stakesEnabled || (this.maxStakeCents !== null && stake > this.maxStakeCents);
+    }
+  }
+
+  offerDeposit(shown: boolean): void {
+    this.depositButton.hidden = !shown || !this.handlers.deposit;
   }
 
   setControls(c: ControlsState): void {
@@ -179,7 +208,8 @@ export class Hud implements ControlsView {
     else this.playButton.removeAttribute('aria-label');
     this.goButtons.forEach((b, i) => (b.disabled = !c.canGo[i]));
     this.goAllButton.disabled = !c.canGoAll;
-    for (const b of this.stakeButtons.values()) b.disabled = !c.stakesEnabled;
+    this.stakesEnabled = c.stakesEnabled;
+    this.applyStakesEnabled();
   }
 
   setBalance(cents: number | null): void {
@@ -193,7 +223,7 @@ export class Hud implements ControlsView {
   }
 
   showMessage(text: string | null): void {
-    this.message.textContent = text ?? '';
+    this.messageText.textContent = text ?? '';
     this.message.classList.toggle('visible', !!text);
     document.body.dataset.message = text ? 'shown' : 'none';
   }
