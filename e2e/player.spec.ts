@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { fr } from '../src/client/i18n/fr.ts';
+import { formatCount } from '../src/rules/money.ts';
 import { body, buy, euros, expectPhase, fixture, goAll, lastPlay, openGame, revealAll, stake } from './game.ts';
 
 /** What a player sees of a round's result, of the rules and of the history (issue 15). */
@@ -113,4 +114,40 @@ test('the rules give every stake’s lots with their total line, JEU 1 and JEU 2
   const jeu2 = panel.getByRole('table').nth(1);
   await expect(jeu2.getByRole('row')).toHaveCount(9);
   await expect(panel).toContainText('Chances de gain : 1 sur 3,98. Taux de retour aux joueurs : 70 %.');
+});
+
+test('history: ticket reference, both games, the four segments in points; a live round keeps its result', async ({
+  page,
+}) => {
+  await openGame(page);
+  await fixture(page, 'x7');
+  await buy(page);
+  const play = await lastPlay(page);
+  // Bought, wheels standing: the history has the play but not its result.
+  await page.getByRole('button', { name: 'Historique' }).click();
+  const panel = page.getByRole('dialog', { name: 'Historique' });
+  const row = panel.locator(`li[data-play-id="${play.playId}"]`);
+  await expect(row).toContainText(`Réf. ticket : ${play.playId}`);
+  await expect(row).toContainText('Résultat affiché à l’arrêt des quatre roues.');
+  await expect(row).not.toContainText(euros(play.winCents));
+  await expect(panel.locator('.session-line')).toContainText(`Mises : ${euros(play.stakeCents)}`);
+  await page.keyboard.press('Escape');
+
+  await goAll(page).click();
+  await revealAll(page);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Historique' }).click();
+  await expect(row).toContainText(`Gain ${euros(play.winCents)}`);
+  await expect(row).toContainText(`JEU 1 : 2 cloches, ${euros(500)}`);
+  await expect(row).toContainText(`JEU 2 : ${formatCount(play.jeu2.points)} points, ${euros(200)}`);
+  const s = play.wheels.map((w) => w.segments[w.stop]!);
+  await expect(row.locator('.history-cursors')).toHaveText(
+    `Sous les curseurs : ${s.map((x) => `${formatCount(x.points)} points (${fr.symbols[x.symbol]})`).join(' · ')}`,
+  );
+  await expect(panel.locator('.session-line')).toContainText(
+    `Résultat net : +${euros(play.winCents - play.stakeCents)}`,
+  );
+  // Opening the entry replays that unit's wheels.
+  await row.getByRole('button').click();
+  await expectPhase(page, 'replay');
 });

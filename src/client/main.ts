@@ -60,6 +60,8 @@ async function boot(): Promise<void> {
       if (started) historyPanel.close();
       return started;
     },
+    () => controller?.sessionSummary() ?? null,
+    () => controller?.liveRound() ?? null,
   );
   const hud = new Hud(host, strings, locale, {
     play: () => void controller?.play(),
@@ -80,6 +82,9 @@ async function boot(): Promise<void> {
     closeResult: () => controller?.closeResult(),
     deposit: portal.embedded ? () => controller?.deposit() : undefined,
   });
+
+  hud.setDemo(portal.launchToken === null);
+  hud.setLimitsLink(options.limitsUrl);
 
   // Seeded in test mode, so spins and sprinkles fall the same way in every run.
   const random = options.testMode ? mulberry32(options.seed) : Math.random;

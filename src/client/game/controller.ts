@@ -13,6 +13,7 @@ import { Replay } from './replay.ts';
 import { announceResult, celebrateResult, checkAgainstRules, playDate, type RevealOut } from './reveal.ts';
 import * as round from './round.ts';
 import { Session } from './session.ts';
+import { SessionTally } from './sessionTally.ts';
 import { planSpin } from './spin.ts';
 import type { ControlsView, ShownWheels, TableView } from './views.ts';
 
@@ -33,6 +34,8 @@ export interface ControllerDeps {
   wait?(ms: number): Promise<void>;
   /** Told every time the round changes (data attributes, portal events). */
   onChange?(state: round.RoundState): void;
+  /** The page's clock, ms (the session's length); Date.now unless a test injects one. */
+  now?: () => number;
   /** The player asks for the portal's deposit page (portal mode only). */
   onDeposit?(request: { balanceCents: number; minStakeCents: number }): void;
 }
@@ -62,10 +65,12 @@ export class GameController {
   private shownWheels: ShownWheels = null;
   private replaying: Replay | null = null;
   private readonly memory: Memory;
+  private readonly tally: SessionTally;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
     this.memory = new Memory(d.storage);
+    this.tally = new SessionTally(d.storage, d.now ?? Date.now);
     this.stake = this.memory.stake() ?? this.stake;
     this.session = new Session(d.api, d.storage, d.launchToken ?? null);
     this.reports = new ProgressReports(d.api, this.wait);
@@ -92,6 +97,7 @@ export class GameController {
     for (;;) {
       const connection = await this.session.connect();
       if (connection.ok) {
+        this.tally.begin(this.session.token!);
         this.d.controls.showMessage(null);
         await this.applyAccount(connection.account);
         return;
@@ -125,6 +131,7 @@ export class GameController {
     if (result.ok) {
       this.pending = null;
       const play = result.data.play;
+      this.tally.bought(play);
       this.showPlay(play);
       const money = (c: number) => formatCents(c, this.d.locale);
       this.d.controls.announce(
@@ -202,6 +209,7 @@ export class GameController {
     this.sales = salesOf(account);
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
+      this.tally.bought(account.unfinishedPlay);
       this.showPlay(account.unfinishedPlay);
       this.d.controls.announce(this.d.strings.resumeNotice);
       return;
@@ -248,6 +256,17 @@ export class GameController {
       this.d.controls.showMessage(this.offerMessage());
     }
     this.render();
+  }
+
+  /** The play on the table whose wheels have not all stopped yet, or null (its result stays hidden). */
+  liveRound(): string | null {
+    const s = this.state;
+    return s.play && (s.phase === 'ready' || s.phase === 'spinning') ? s.play.playId : null;
+  }
+
+  /** The session so far: minutes since it started, stakes paid, wins revealed, net result. */
+  sessionSummary(): ReturnType<SessionTally['summary']> {
+    return this.tally.summary();
   }
 
   /** « Alimenter mon compte »: only offered when the balance pays no stake on sale. */
@@ -311,7 +330,10 @@ export class GameController {
     checkAgainstRules(play);
     const replay = this.state.phase === 'replay';
     // A replay shows the past play's figures; the balance stays today's.
-    if (!replay) this.balanceCents = play.balanceAfterCents;
+    if (!replay) {
+      this.balanceCents = play.balanceAfterCents;
+      this.tally.revealed(play);
+    }
     celebrateResult(play, this.out);
     this.render();
     this.d.later(this.d.reducedMotion ? 0 : CARD_DELAY_S, () => {

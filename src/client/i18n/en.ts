@@ -113,4 +113,17 @@ export const en: Strings = {
     `Your balance (${balance}) is too low to play: the smallest stake is ${smallest}.`,
   deposit: 'Top up my account',
   soldOutLabel: (amount) => `Stake ${amount}, sold out`,
+  adultsOnly: '18+',
+  adultsOnlyLabel: 'Adults only',
+  riskLine: 'Gambling involves risks: debt, isolation, addiction. For help, call 09 74 75 13 13 (standard rate call)',
+  limitsLink: 'Gaming limits and self-exclusion',
+  demo: 'DEMO',
+  demoLabel: 'Demo balance: play money',
+  sessionLine: (minutes, staked, won, net) =>
+    `Session running for ${minutes} · Stakes: ${staked} · Wins: ${won} · Net result: ${net}`,
+  sessionMinutes: (m) => (m < 1 ? 'under a minute' : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`),
+  historyRef: (ref) => `Ticket ref.: ${ref}`,
+  historySegment: (points, symbol) => `${formatCount(points, 'en')} points (${symbol})`,
+  historyLive: 'Result shown once the four wheels have stopped.',
+  historyLeft: 'left before the end: result recorded',
 };

@@ -115,4 +115,18 @@ export const fr: Strings = {
     `Votre solde (${balance}) est insuffisant pour jouer : la plus petite mise est de ${smallest}.`,
   deposit: 'Alimenter mon compte',
   soldOutLabel: (amount) => `Mise ${amount}, épuisée`,
+  adultsOnly: '18+',
+  adultsOnlyLabel: 'Interdit aux mineurs',
+  riskLine:
+    'Jouer comporte des risques : endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé)',
+  limitsLink: 'Limites de jeu et auto-exclusion',
+  demo: 'DÉMO',
+  demoLabel: 'Solde de démonstration : argent fictif',
+  sessionLine: (minutes, staked, won, net) =>
+    `Session en cours depuis ${minutes} · Mises : ${staked} · Gains : ${won} · Résultat net : ${net}`,
+  sessionMinutes: (m) => (m < 1 ? 'moins d’une minute' : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`),
+  historyRef: (ref) => `Réf. ticket : ${ref}`,
+  historySegment: (points, symbol) => `${formatCount(points, 'fr')} points (${symbol})`,
+  historyLive: 'Résultat affiché à l’arrêt des quatre roues.',
+  historyLeft: 'partie quittée avant la fin : résultat enregistré',
 };

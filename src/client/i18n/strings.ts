@@ -92,4 +92,18 @@ export interface Strings {
   balanceTooLow: (balance: string, smallest: string) => string;
   deposit: string;
   soldOutLabel: (amount: string) => string;
+  // Responsible gaming, demo money, session figures.
+  adultsOnly: string;
+  adultsOnlyLabel: string;
+  riskLine: string;
+  limitsLink: string;
+  demo: string;
+  demoLabel: string;
+  sessionLine: (minutes: string, staked: string, won: string, net: string) => string;
+  sessionMinutes: (minutes: number) => string;
+  // History rows.
+  historyRef: (ref: string) => string;
+  historySegment: (points: number, symbol: string) => string;
+  historyLive: string;
+  historyLeft: string;
 }

@@ -44,6 +44,8 @@ export class Hud implements ControlsView {
   private readonly live: HTMLElement;
   private readonly resultLayer: HTMLElement;
   private readonly bar: HTMLElement;
+  private readonly footer: HTMLElement;
+  private readonly demoBadge: HTMLElement;
   private revealTimeline: gsap.core.Timeline | null = null;
   /** What stays usable behind the result card: nothing (it is modal). */
   private readonly behindCard: HTMLElement[];
@@ -87,8 +89,10 @@ export class Hud implements ControlsView {
     });
 
     this.balanceValue = el('span', { className: 'balance-value', text: '—' });
+    this.demoBadge = el('span', { className: 'demo-badge', text: t.demo, attrs: { title: t.demoLabel } });
+    this.demoBadge.hidden = true;
     const balance = el('div', { className: 'balance' }, [
-      el('span', { className: 'balance-label', text: t.balance }),
+      el('span', { className: 'balance-label' }, [t.balance, this.demoBadge]),
       this.balanceValue,
     ]);
     this.stakeRow = el('div', { className: 'stakes', attrs: { role: 'group', 'aria-label': t.stakeHeading } });
@@ -112,8 +116,22 @@ export class Hud implements ControlsView {
     // On the document: a click on the dimmed table behind must not let the keys escape the card.
     document.addEventListener('keydown', (e) => this.resultOpen && this.onCardKey(e));
 
-    host.append(this.canvasHost, header, ...this.goButtons, this.bar, this.message, this.resultLayer, this.live);
-    this.behindCard = [header, ...this.goButtons, this.bar, this.message];
+    // Responsible gaming, always on screen (as French online lottery games show it).
+    this.footer = el('footer', { className: 'responsible' }, [
+      el('span', { className: 'age', text: t.adultsOnly, attrs: { 'aria-label': t.adultsOnlyLabel } }),
+      el('span', { className: 'risk', text: t.riskLine }),
+    ]);
+    host.append(
+      this.canvasHost,
+      header,
+      ...this.goButtons,
+      this.bar,
+      this.message,
+      this.footer,
+      this.resultLayer,
+      this.live,
+    );
+    this.behindCard = [header, ...this.goButtons, this.bar, this.message, this.footer];
   }
 
   /** Whether the result card (a modal dialog) is up: no panel may open over it. */
@@ -160,6 +178,26 @@ export class Hud implements ControlsView {
       b.style.height = `${r.height}px`;
     });
     this.bar.style.height = `${layout.bar.height}px`;
+    this.root.style.setProperty('--footer', `${layout.footer.height}px`);
+  }
+
+  /** A demo balance is play money: said on it. */
+  setDemo(demo: boolean): void {
+    this.demoBadge.hidden = !demo;
+    this.balanceValue.setAttribute('aria-description', demo ? this.t.demoLabel : '');
+  }
+
+  /** The portal's page for limits and self-exclusion, when it gave one. */
+  setLimitsLink(url: string | null): void {
+    this.footer.querySelector('.limits')?.remove();
+    if (!url) return;
+    this.footer.append(
+      el('a', {
+        className: 'limits',
+        text: this.t.limitsLink,
+        attrs: { href: url, target: '_blank', rel: 'noopener' },
+      }),
+    );
   }
 
   setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void {

@@ -145,10 +145,30 @@ export class HistoryList {
     private readonly load: (before?: string) => Promise<ApiResult<PlaysPage>>,
     /** Replays a play on the wheels (Article 4.1); false when the table is in a round. */
     private readonly replay?: (play: Play) => boolean,
+    /** The session's figures (time, stakes, wins, net), shown above the plays. */
+    private readonly session?: () => {
+      minutes: number;
+      stakedCents: number;
+      wonCents: number;
+      netCents: number;
+    } | null,
+    /** The play on the table now, whose result must not show before its wheels stopped. */
+    private readonly liveRound?: () => string | null,
   ) {}
 
   async refresh(): Promise<void> {
     this.body.replaceChildren();
+    const s = this.session?.();
+    if (s) {
+      const money = (c: number) => formatCents(c, this.locale);
+      const net = s.netCents > 0 ? `+${money(s.netCents)}` : money(s.netCents);
+      this.body.append(
+        el('p', {
+          className: 'session-line',
+          text: this.t.sessionLine(this.t.sessionMinutes(s.minutes), money(s.stakedCents), money(s.wonCents), net),
+        }),
+      );
+    }
     this.nextBefore = null;
     await this.more();
   }
@@ -185,24 +205,43 @@ export class HistoryList {
       dateStyle: 'short',
       timeStyle: 'medium',
     });
-    const cursors = play.wheels
-      .map((w) => {
-        const s = w.segments[w.stop]!;
-        return `${s.points} ${t.symbols[s.symbol]}`;
-      })
-      .join(' · ');
-    const content = [
-      el('div', { className: 'history-top' }, [
-        el('span', { className: 'history-date', text: date }),
-        el('span', { className: 'history-stake', text: `${t.historyStake} ${money(play.stakeCents)}` }),
-        el('strong', {
-          className: 'history-win',
-          text: play.winCents > 0 ? `${t.historyWin} ${money(play.winCents)}` : t.noWin,
-        }),
-      ]),
-      el('div', { className: 'history-cursors', text: t.historyCursors(cursors) }),
-      ...(play.finished ? [] : [el('span', { className: 'history-unfinished', text: t.historyUnfinished })]),
-    ];
+    const live = this.liveRound?.() === play.playId;
+    const top = el('div', { className: 'history-top' }, [
+      el('span', { className: 'history-date', text: date }),
+      el('span', { className: 'history-stake', text: `${t.historyStake} ${money(play.stakeCents)}` }),
+      el('strong', {
+        className: 'history-win',
+        text: live ? t.historyUnfinished : play.winCents > 0 ? `${t.historyWin} ${money(play.winCents)}` : t.noWin,
+      }),
+    ]);
+    const ref = el('div', { className: 'history-ref', text: t.historyRef(play.playId) });
+    // A round still on the table keeps its result for its wheels (no spoiler).
+    const content = live
+      ? [top, el('div', { className: 'history-live', text: t.historyLive }), ref]
+      : [
+          top,
+          el('div', { className: 'history-games' }, [
+            el('span', {
+              text: `${t.jeu1} : ${t.bellsFound(play.jeu1.bells)}, ${play.jeu1.winCents > 0 ? money(play.jeu1.winCents) : t.noWin}`,
+            }),
+            el('span', {
+              text: `${t.jeu2} : ${t.pointsTotal(play.jeu2.points)}, ${play.jeu2.winCents > 0 ? money(play.jeu2.winCents) : t.noWin}`,
+            }),
+          ]),
+          el('div', {
+            className: 'history-cursors',
+            text: t.historyCursors(
+              play.wheels
+                .map((w) => {
+                  const seg = w.segments[w.stop]!;
+                  return t.historySegment(seg.points, t.symbols[seg.symbol]);
+                })
+                .join(' · '),
+            ),
+          }),
+          ref,
+          ...(play.finished ? [] : [el('span', { className: 'history-unfinished', text: t.historyLeft })]),
+        ];
     const li = el('li', { className: play.winCents > 0 ? 'won' : '', attrs: { 'data-play-id': play.playId } });
     const replay = this.replay;
     if (!replay) {
