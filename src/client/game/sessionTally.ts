@@ -31,7 +31,7 @@ export class SessionTally {
 
   /** The session `token` is the player's now: its tally, or a fresh one. */
   begin(token: string): void {
-    let kept: Tally | null = null;
+    let kept: Tally | null;
     try {
       kept = JSON.parse(this.storage.getItem(KEY) ?? 'null') as Tally | null;
     } catch {
