@@ -90,6 +90,17 @@ for (const pair of overlays) {
   });
 }
 
+test('result folded below the four stopped wheels', async ({ page }) => {
+  await openTable(page);
+  await seededFixture(page, 'x7');
+  await buy(page);
+  await goAll(page).click();
+  await revealAll(page);
+  await page.getByRole('button', { name: 'Voir les roues' }).click();
+  await expect(page.getByRole('button', { name: 'Voir le résultat' })).toBeVisible();
+  await expectPicture(page, 'overlay-folded');
+});
+
 test('insufficient balance', async ({ page }) => {
   await openTable(page);
   await setBalance(page, 50);
