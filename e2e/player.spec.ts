@@ -151,3 +151,24 @@ test('history: ticket reference, both games, the four segments in points; a live
   await row.getByRole('button').click();
   await expectPhase(page, 'replay');
 });
+
+test('a tap on the table or Space lands the turning wheels at once on the server’s stops', async ({ page }) => {
+  await openGame(page);
+  await fixture(page, 'x2');
+  await buy(page);
+  await goAll(page).click();
+  await expect(body(page)).toHaveAttribute('data-wheels', 'spinning,spinning,spinning,spinning');
+  await page.locator('.canvas-host').click({ position: { x: 5, y: 300 } });
+  await expectPhase(page, 'revealed');
+  const play = await lastPlay(page);
+  expect(await page.evaluate(() => window.spincake!.cursors())).toEqual(play.wheels.map((w) => w.stop));
+  await page.evaluate(() => window.spincake!.advance(8_000));
+  await page.keyboard.press('Escape');
+
+  await fixture(page, 'lose');
+  await buy(page);
+  await goAll(page).click();
+  await expect(body(page)).toHaveAttribute('data-wheels', 'spinning,spinning,spinning,spinning');
+  await page.keyboard.press('Space');
+  await expectPhase(page, 'revealed');
+});

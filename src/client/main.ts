@@ -132,6 +132,15 @@ async function boot(): Promise<void> {
     });
   }
   const game = controller;
+  // Pace: a tap on the table, or Space / Enter anywhere but on a usable button, lands the
+  // turning wheels at once on their stops.
+  hud.canvasHost.addEventListener('pointerdown', () => game.hurry());
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== ' ' && e.key !== 'Enter') return;
+    const target = e.target as HTMLElement | null;
+    if (target?.closest('button:not(:disabled), a, [role="button"], [role="dialog"]')) return;
+    if (game.hurry()) e.preventDefault();
+  });
   void portal.connect({ audio, toggleMute: () => game.toggleMute(), host });
   await controller.start();
   await portal.ready();

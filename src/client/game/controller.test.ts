@@ -188,6 +188,22 @@ describe('GameController round', () => {
     expect(game.controls.focused.at(-1)).toBe('play');
   });
 
+  it('lands the turning wheels at once on the server’s stops when the player hurries', async () => {
+    const game = setUp();
+    expect(game.controller.hurry()).toBe(false);
+    const play = await buy(game, makePlay({ stops: [5, 0, 2, 3] }));
+    expect(game.controller.hurry()).toBe(false);
+    game.controller.go(1);
+    expect(game.controller.hurry()).toBe(true);
+    await settle();
+    expect(game.controller.round.wheels).toEqual(['standing', 'stopped', 'standing', 'standing']);
+    game.controller.goAll();
+    game.controller.hurry();
+    await settle();
+    expect(game.controller.round.phase).toBe('revealed');
+    expect(game.table.cursors()).toEqual(play.wheels.map((w) => w.stop));
+  });
+
   it('launches every standing wheel with the common GO, reported once', async () => {
     const game = setUp();
     const play = await buy(game, makePlay({ stops: [5, 0, 2, 3] }));

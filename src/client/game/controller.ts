@@ -162,6 +162,17 @@ export class GameController {
     if (standing.length > 0) this.launch(standing);
   }
 
+  /**
+   * A tap or a key while wheels turn: they land at once on the server's stops (the
+   * same stops, only sooner). Nothing happens when no wheel turns.
+   */
+  hurry(): boolean {
+    const turning = this.state.wheels.some((w) => w === 'spinning');
+    if (!turning || (this.state.phase !== 'spinning' && this.state.phase !== 'replay')) return false;
+    this.d.table.finishSpins();
+    return true;
+  }
+
   toggleMute(): void {
     this.d.audio.unlock();
     this.d.audio.setMuted(!this.d.audio.muted);

@@ -175,6 +175,9 @@ export class FakeTable implements TableView {
     return [...this.spinning.keys()].sort();
   }
   /** Brings the given wheels (all turning ones by default) to rest. */
+  finishSpins(): void {
+    void this.land();
+  }
   async land(...wheels: number[]): Promise<void> {
     for (const wheel of wheels.length ? wheels : this.turning) {
       const rest = this.spinning.get(wheel);
