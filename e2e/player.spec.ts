@@ -172,3 +172,12 @@ test('a tap on the table or Space lands the turning wheels at once on the server
   await page.keyboard.press('Space');
   await expectPhase(page, 'revealed');
 });
+
+test('the page loads without a console error (the favicon is served)', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await openGame(page);
+  const icon = await page.request.get('/favicon.ico');
+  expect(icon.status()).toBe(200);
+  expect(errors).toEqual([]);
+});

@@ -174,6 +174,10 @@ test('the portal mutes, pauses and resumes the game from outside', async ({ page
 
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(frame.locator('body')).toHaveAttribute('data-paused', 'true');
+  // Paused, and saying so on screen.
+  await expect
+    .poll(() => frame.locator('body').evaluate((b) => getComputedStyle(b, '::after').content))
+    .toBe('"Jeu en pause"');
   expect(await frame.evaluate(() => document.body.inert)).toBe(true);
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(frame.locator('body')).not.toHaveAttribute('data-paused', /.*/);

@@ -33,6 +33,8 @@ async function boot(): Promise<void> {
   document.documentElement.lang = locale;
   document.body.dataset.phase = 'loading';
   document.body.dataset.overlay = 'hidden';
+  // Said over the page while the portal holds the game paused (styles.css, body[data-paused]).
+  document.body.dataset.pausedLabel = strings.paused;
   const loadingLabel = document.getElementById('loading-label');
   if (loadingLabel) loadingLabel.textContent = strings.loading;
 

@@ -126,4 +126,5 @@ export const en: Strings = {
   historySegment: (points, symbol) => `${formatCount(points, 'en')} points (${symbol})`,
   historyLive: 'Result shown once the four wheels have stopped.',
   historyLeft: 'left before the end: result recorded',
+  paused: 'Game paused',
 };

@@ -129,4 +129,5 @@ export const fr: Strings = {
   historySegment: (points, symbol) => `${formatCount(points, 'fr')} points (${symbol})`,
   historyLive: 'Résultat affiché à l’arrêt des quatre roues.',
   historyLeft: 'partie quittée avant la fin : résultat enregistré',
+  paused: 'Jeu en pause',
 };

@@ -106,4 +106,6 @@ export interface Strings {
   historySegment: (points: number, symbol: string) => string;
   historyLive: string;
   historyLeft: string;
+  /** Shown over the page while the portal holds the game paused. */
+  paused: string;
 }
