@@ -296,3 +296,50 @@ test('text contrast: at least 4.5:1 for every text', async ({ page }) => {
   const weak = checked.filter((c) => c.ratio < c.needed).map((c) => `${c.what} ${c.ratio.toFixed(2)}`);
   expect(weak).toEqual([]);
 });
+
+test('focus follows the next action; the result card is a modal dialog; the loading screen is gone', async ({
+  page,
+}) => {
+  await openGame(page);
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  await fixture(page, 'x2');
+  await tabTo(page, 'Jouer');
+  await page.keyboard.press('Enter');
+  await expectPhase(page, 'ready');
+  await expect(page.getByRole('button', { name: 'GO', exact: true })).toBeFocused();
+  const play = await lastPlay(page);
+  await expect(announcements(page).last()).toHaveText(
+    `Mise de ${euros(play.stakeCents)} payée. Nouveau solde : ${euros(play.balanceBeforeCents - play.stakeCents)}. Les roues peuvent être lancées : GO.`,
+  );
+
+  await tabTo(page, 'GO roue 1', 'Shift+Tab');
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('button', { name: 'GO roue 2' })).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('button', { name: 'GO roue 3' })).toBeFocused();
+  await tabTo(page, 'GO');
+  await page.keyboard.press('Enter');
+  await page.evaluate(() => window.spincake!.finishSpins());
+  await expectPhase(page, 'revealed');
+  await page.evaluate(() => window.spincake!.advance(8_000));
+
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  const again = dialog.getByRole('button', { name: 'Nouvelle partie' });
+  await expect(again).toBeFocused();
+  // Tab and Shift+Tab stay in the card.
+  for (const key of ['Tab', 'Tab', 'Shift+Tab', 'Tab', 'Tab', 'Tab']) {
+    await page.keyboard.press(key);
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  // Nothing behind it can be reached: the panels do not open over it.
+  await page.getByRole('button', { name: 'Historique' }).click({ force: true });
+  await expect(page.locator('#history-panel')).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expectPhase(page, 'idle');
+  await expect(dialog).toHaveCount(0);
+  await expect(playButtonOf(page)).toBeFocused();
+});
+
+const playButtonOf = (page: Page) => page.getByRole('button', { name: 'Jouer', exact: true });

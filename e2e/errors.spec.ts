@@ -15,23 +15,34 @@ import {
   stake,
 } from './game.ts';
 
-test('insufficient balance: a clear message, nothing debited, the table stays usable', async ({ page }) => {
+test('a balance below a stake: that stake is off; below every stake: said so, nothing bought', async ({ page }) => {
   await openGame(page);
   await setBalance(page, 250);
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(balance(page)).toHaveText(euros(250));
-  await stake(page, 3).click();
-  await playButton(page).click();
-  await expect(page.getByRole('alert')).toContainText('Solde insuffisant');
-  await expectPhase(page, 'idle');
-  await expect(balance(page)).toHaveText(euros(250));
-  expect(await serverPlays(page)).toHaveLength(0);
-  // A smaller stake still plays.
+  await expect(stake(page, 3)).toBeDisabled();
+  await expect(stake(page, 5)).toBeDisabled();
+  await expect(stake(page, 1)).toBeEnabled();
   await stake(page, 2).click();
   await expect(page.getByRole('alert')).toBeHidden();
   await buy(page);
   await expect(balance(page)).toHaveText(euros(50));
+  await goAll(page).click();
+  await revealAll(page);
+  await page.keyboard.press('Escape');
+  await expectPhase(page, 'idle');
+  await setBalance(page, 50);
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByRole('alert')).toHaveText(
+    `Votre solde (${euros(50)}) est insuffisant pour jouer : la plus petite mise est de ${euros(100)}.`,
+  );
+  await expect(playButton(page)).toBeDisabled();
+  for (const e of [1, 2, 3, 5]) await expect(stake(page, e)).toBeDisabled();
+  // Not framed by a portal: no deposit page to offer.
+  await expect(page.getByRole('button', { name: 'Alimenter mon compte' })).toBeHidden();
+  expect(await serverPlays(page)).toHaveLength(1);
 });
 
 test('« Jouer » whose answer is lost is retried with the same playId: one debit', async ({ page }) => {

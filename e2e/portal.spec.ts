@@ -174,6 +174,10 @@ test('the portal mutes, pauses and resumes the game from outside', async ({ page
 
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(frame.locator('body')).toHaveAttribute('data-paused', 'true');
+  // Paused, and saying so on screen.
+  await expect
+    .poll(() => frame.locator('body').evaluate((b) => getComputedStyle(b, '::after').content))
+    .toBe('"Jeu en pause"');
   expect(await frame.evaluate(() => document.body.inert)).toBe(true);
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(frame.locator('body')).not.toHaveAttribute('data-paused', /.*/);
@@ -188,7 +192,7 @@ async function openPortalWith(page: Page, launchToken: string): Promise<void> {
   await page.goto(portal.url);
 }
 
-test('the portal hears why the game cannot start or sell', async ({ page }) => {
+test('the portal hears why the game cannot start, and is asked for its deposit page at 0 €', async ({ page }) => {
   const exp = Math.floor(Date.now() / 1000) + 600;
   await openPortalWith(
     page,
@@ -201,18 +205,21 @@ test('the portal hears why the game cannot start or sell', async ({ page }) => {
   });
   await expect(logged(page, 'ready')).toHaveCount(0);
 
-  // A portal player with no money: « Jouer » is refused, and the portal is told why.
+  // A portal player with no money: « Jouer » is off, the game says why and offers the
+  // portal's own deposit page, which the portal is asked to open.
   await page.unrouteAll();
   await openPortalWith(page, signLaunchToken({ playerId: 'e2e-broke', exp }, PORTAL_SECRET));
   await expect(logged(page, 'ready')).toHaveCount(1);
   const frame = await (await page.locator('#game').elementHandle())!.contentFrame();
   await expect(frame!.locator('body')).toHaveAttribute('data-phase', 'idle');
-  await frame!.getByRole('button', { name: 'Jouer', exact: true }).click();
-  await expect(logged(page, 'error')).toHaveCount(1);
+  await expect(frame!.getByRole('button', { name: 'Jouer', exact: true })).toBeDisabled();
+  await expect(frame!.getByRole('alert')).toContainText('est insuffisant pour jouer');
+  await frame!.getByRole('button', { name: 'Alimenter mon compte' }).click();
+  await expect(logged(page, 'deposit')).toHaveCount(1);
   expect(await portalLog(page)).toEqual([
     { type: 'ready', payload: { muted: false } },
     { type: 'balanceChanged', payload: { balanceCents: 0 } },
-    { type: 'error', payload: { code: 'INSUFFICIENT_BALANCE', message: expect.any(String) } },
+    { type: 'deposit', payload: { balanceCents: 0, minStakeCents: 100 } },
   ]);
 });
 

@@ -33,6 +33,8 @@ async function boot(): Promise<void> {
   document.documentElement.lang = locale;
   document.body.dataset.phase = 'loading';
   document.body.dataset.overlay = 'hidden';
+  // Said over the page while the portal holds the game paused (styles.css, body[data-paused]).
+  document.body.dataset.pausedLabel = strings.paused;
   const loadingLabel = document.getElementById('loading-label');
   if (loadingLabel) loadingLabel.textContent = strings.loading;
 
@@ -52,7 +54,6 @@ async function boot(): Promise<void> {
   let controller: GameController | null = null;
   const rulesPanel = new Panel(document.body, 'rules-panel', strings.rules, strings);
   const historyPanel = new Panel(document.body, 'history-panel', strings.history, strings);
-  let stakeForRules: Parameters<typeof fillRules>[1] = 100;
   const history = new HistoryList(
     historyPanel.body,
     strings,
@@ -64,29 +65,33 @@ async function boot(): Promise<void> {
       return started;
     },
     (play) => checkTicket(proofApi, controller?.token ?? '', play, strings),
+    () => controller?.sessionSummary() ?? null,
+    () => controller?.liveRound() ?? null,
   );
   const hud = new Hud(host, strings, locale, {
     play: () => void controller?.play(),
     go: (i) => controller?.go(i),
     goAll: () => controller?.goAll(),
-    stake: (s) => {
-      stakeForRules = s;
-      controller?.selectStake(s);
-    },
+    stake: (s) => controller?.selectStake(s),
     toggleMute: () => controller?.toggleMute(),
     history: () => {
+      if (hud.resultOpen) return;
       historyPanel.open();
       void history.refresh();
     },
     rules: () => {
-      fillRules(rulesPanel.body, stakeForRules, strings, locale);
+      if (hud.resultOpen) return;
+      fillRules(rulesPanel.body, strings, locale);
       rulesPanel.open();
     },
     closeResult: () => controller?.closeResult(),
+    deposit: portal.embedded ? () => controller?.deposit() : undefined,
   });
 
   // Laid out at once, before the first frame shows it: placed later, its buttons would jump (layout shift).
   hud.relayout(computeLayout(host.clientWidth, host.clientHeight));
+  hud.setDemo(portal.launchToken === null);
+  hud.setLimitsLink(options.limitsUrl);
 
   // Seeded in test mode, so spins and sprinkles fall the same way in every run.
   const random = options.testMode ? mulberry32(options.seed) : Math.random;
@@ -121,7 +126,10 @@ async function boot(): Promise<void> {
       reflectRound(state);
       portal.roundChanged(state);
     },
+    onDeposit: (request) => portal.requestDeposit(request),
   });
+  // Back to the page (a deposit made in the portal, another tab): the server's balance again.
+  document.addEventListener('visibilitychange', () => !document.hidden && controller?.refresh());
   if (testMode) {
     const c = controller;
     const { installTestApi } = await testMode;
@@ -134,11 +142,27 @@ async function boot(): Promise<void> {
     });
   }
   const game = controller;
+  // Pace: a tap on the table, or Space / Enter anywhere but on a usable button, lands the
+  // turning wheels at once on their stops.
+  hud.canvasHost.addEventListener('pointerdown', () => game.hurry());
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== ' ' && e.key !== 'Enter') return;
+    const target = e.target as HTMLElement | null;
+    if (target?.closest('button:not(:disabled), a, [role="button"], [role="dialog"]')) return;
+    if (game.hurry()) e.preventDefault();
+  });
   void portal.connect({ audio, toggleMute: () => game.toggleMute(), host });
   await controller.start();
   await portal.ready();
   setLoading(1);
-  document.getElementById('loading')?.classList.add('done');
+  const loading = document.getElementById('loading');
+  if (loading) {
+    // Out of the accessibility tree at once; out of the page once it has faded.
+    loading.setAttribute('aria-hidden', 'true');
+    loading.classList.add('done');
+    loading.addEventListener('transitionend', () => loading.remove(), { once: true });
+    setTimeout(() => loading.remove(), 1_000);
+  }
   document.body.dataset.ready = 'true';
   // For bench:client: the first frame the player can act on.
   requestAnimationFrame(() => performance.mark('spincake:interactive'));

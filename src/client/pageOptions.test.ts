@@ -11,6 +11,7 @@ describe('readPageOptions', () => {
       seed: 1,
       renderer: null,
       launchToken: null,
+      limitsUrl: null,
     });
   });
 
@@ -19,7 +20,14 @@ describe('readPageOptions', () => {
       search: `?lang=en&test=1&seed=7&renderer=canvas`,
       hash: `#launchToken=${TOKEN}`,
     });
-    expect(options).toEqual({ locale: 'en', testMode: true, seed: 7, renderer: 'canvas', launchToken: TOKEN });
+    expect(options).toEqual({
+      locale: 'en',
+      testMode: true,
+      seed: 7,
+      renderer: 'canvas',
+      launchToken: TOKEN,
+      limitsUrl: null,
+    });
     expect(readPageOptions({ search: '?renderer=webgl', hash: '' }).renderer).toBe('webgl');
   });
 
@@ -28,5 +36,13 @@ describe('readPageOptions', () => {
     expect(options.locale).toBe('fr');
     expect(options.testMode).toBe(false);
     expect(options.renderer).toBeNull();
+  });
+
+  it('takes the portal’s limits page only as an http(s) link', () => {
+    const limits = (q: string) => readPageOptions({ search: q, hash: '' }).limitsUrl;
+    expect(limits('?limits=https%3A%2F%2Fportal.example%2Flimites')).toBe('https://portal.example/limites');
+    expect(limits('?limits=javascript%3Aalert(1)')).toBeNull();
+    expect(limits('?limits=%2Frelative')).toBeNull();
+    expect(limits('')).toBeNull();
   });
 });

@@ -15,6 +15,19 @@ export interface PageOptions {
   renderer: RendererChoice | null;
   /** The portal's launch token (see portal/launch.ts), or null for a demo session. */
   launchToken: string | null;
+  /** `?limits=URL`: the portal's page for gaming limits and self-exclusion (http(s) only), or null. */
+  limitsUrl: string | null;
+}
+
+/** An absolute http(s) URL, or null: nothing else may become a link on the page. */
+export function safeLink(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 export function readPageOptions(location: Pick<Location, 'hash' | 'search'>): PageOptions {
@@ -26,5 +39,6 @@ export function readPageOptions(location: Pick<Location, 'hash' | 'search'>): Pa
     seed: Number(params.get('seed') ?? 1),
     renderer: renderer === 'webgl' || renderer === 'canvas' ? renderer : null,
     launchToken: readLaunchToken(location),
+    limitsUrl: safeLink(params.get('limits')),
   };
 }

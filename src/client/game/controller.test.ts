@@ -20,7 +20,13 @@ import { restingPlace } from './spin.ts';
 
 const STORED = { 'spincake.token': 'token-kept' };
 
-function setUp(options: { storage?: Record<string, string>; launchToken?: string | null } = {}) {
+function setUp(
+  options: {
+    storage?: Record<string, string>;
+    launchToken?: string | null;
+    onDeposit?: (request: { balanceCents: number; minStakeCents: number }) => void;
+  } = {},
+) {
   const api = new FakeApi();
   const table = new FakeTable();
   const controls = new FakeControls();
@@ -42,6 +48,7 @@ function setUp(options: { storage?: Record<string, string>; launchToken?: string
     later: clock.later,
     wait: clock.wait,
     onChange: (state) => phases.push(state.phase),
+    ...(options.onDeposit ? { onDeposit: options.onDeposit } : {}),
   });
   return { api, table, controls, audio, clock, storage, controller, phases };
 }
@@ -159,6 +166,44 @@ describe('GameController round', () => {
     expect(game.api.callsOf('account')).toHaveLength(2);
   });
 
+  it('says what was paid and the new balance, then moves the focus to the player’s next action', async () => {
+    const game = setUp();
+    game.api.nextPlay = makePlay({ stakeCents: 200, balanceBeforeCents: 1_000 });
+    await game.controller.start();
+    game.controller.selectStake(200);
+    await game.controller.play();
+    expect(game.controls.announced.at(-1)).toBe(fr.boughtNotice('2\u00a0€', '8\u00a0€'));
+    expect(game.controls.focused).toEqual(['goAll']);
+    game.controller.go(1);
+    expect(game.controls.focused.at(-1)).toBe(2);
+    game.controller.go(3);
+    expect(game.controls.focused.at(-1)).toBe(0);
+    game.controller.go(0);
+    expect(game.controls.focused.at(-1)).toBe(2);
+    game.controller.go(2);
+    expect(game.controls.focused).toHaveLength(4);
+    await game.table.land();
+    game.clock.runLater();
+    game.controller.closeResult();
+    expect(game.controls.focused.at(-1)).toBe('play');
+  });
+
+  it('lands the turning wheels at once on the server’s stops when the player hurries', async () => {
+    const game = setUp();
+    expect(game.controller.hurry()).toBe(false);
+    const play = await buy(game, makePlay({ stops: [5, 0, 2, 3] }));
+    expect(game.controller.hurry()).toBe(false);
+    game.controller.go(1);
+    expect(game.controller.hurry()).toBe(true);
+    await settle();
+    expect(game.controller.round.wheels).toEqual(['standing', 'stopped', 'standing', 'standing']);
+    game.controller.goAll();
+    game.controller.hurry();
+    await settle();
+    expect(game.controller.round.phase).toBe('revealed');
+    expect(game.table.cursors()).toEqual(play.wheels.map((w) => w.stop));
+  });
+
   it('launches every standing wheel with the common GO, reported once', async () => {
     const game = setUp();
     const play = await buy(game, makePlay({ stops: [5, 0, 2, 3] }));
@@ -247,6 +292,82 @@ describe('GameController resumed round', () => {
     game.clock.runLater();
     expect(game.controls.results).toEqual([{ playId: 'seen' }]);
     expect(game.controls.balance).toBe(unfinished.balanceAfterCents);
+  });
+});
+
+describe('GameController balance', () => {
+  it('offers only the stakes the balance pays, and the deposit page when it pays none', async () => {
+    const deposits: unknown[] = [];
+    const game = setUp({ storage: { ...STORED, 'spincake.stake': '500' }, onDeposit: (r) => deposits.push(r) });
+    game.api.accountNow = makeAccount({ balanceCents: 350 });
+    await game.controller.start();
+    expect(game.controls.stakes).toMatchObject({ selected: 300, maxCents: 350 });
+    expect(game.controls.controls?.canPlay).toBe(true);
+    expect(game.controls.deposit).toBe(false);
+    game.controller.deposit();
+    expect(deposits).toEqual([]);
+
+    game.api.accountNow = makeAccount({ balanceCents: 40 });
+    game.controller.refresh();
+    await settle();
+    expect(game.controls.message).toBe(fr.balanceTooLow('0,40\u00a0€', '1\u00a0€'));
+    expect(game.controls.controls?.canPlay).toBe(false);
+    expect(game.controls.deposit).toBe(true);
+    game.controller.deposit();
+    expect(deposits).toEqual([{ balanceCents: 40, minStakeCents: 100 }]);
+
+    // Money back: the stake the player chose, remembered, comes back.
+    game.api.accountNow = makeAccount({ balanceCents: 10_000 });
+    game.controller.refresh();
+    await settle();
+    expect(game.controls.stakes?.selected).toBe(500);
+    expect(game.controls.message).toBeNull();
+    expect(game.controls.deposit).toBe(false);
+  });
+});
+
+describe('GameController after a reload', () => {
+  it('keeps the stake picked, and shows the last result again when the server has it as the last play', async () => {
+    const first = setUp({ storage: { ...STORED } });
+    await first.controller.start();
+    first.controller.selectStake(300);
+    first.api.nextPlay = makePlay({ stakeCents: 300, bells: 2, points: 150 });
+    await first.controller.play();
+    first.controller.goAll();
+    await first.table.land();
+    first.clock.runLater();
+    const play = first.controller.round.play!;
+
+    // The page reloads with the card up: same storage, the server's history says the same.
+    const again = setUp({ storage: Object.fromEntries(first.storage.map) });
+    again.api.script.plays.push({
+      ok: true,
+      data: { plays: [{ ...play, finished: true, launched: [true, true, true, true] }], nextBefore: null },
+    });
+    await again.controller.start();
+    expect(again.controller.round.phase).toBe('revealed');
+    again.clock.runLater();
+    expect(again.controls.results).toEqual([{ playId: play.playId }]);
+    expect(again.controls.announced).toContain(fr.lastResultNotice);
+    expect(again.table.cursors()).toEqual(play.wheels.map((w) => w.stop));
+    again.controller.closeResult();
+    expect(again.controls.stakes?.selected).toBe(300);
+
+    // Closed, then reloaded: an idle table at the stake picked.
+    const third = setUp({ storage: Object.fromEntries(again.storage.map) });
+    await third.controller.start();
+    expect(third.controller.round.phase).toBe('idle');
+    expect(third.api.callsOf('plays')).toEqual([]);
+    expect(third.controls.stakes?.selected).toBe(300);
+  });
+
+  it('forgets a result the server’s history no longer has as the last play', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.resultShown': 'play-old' } });
+    game.api.script.plays.push({ ok: true, data: { plays: [makePlay({ playId: 'play-new' })], nextBefore: null } });
+    await game.controller.start();
+    expect(game.controller.round.phase).toBe('idle');
+    expect(game.controls.results).toEqual([]);
+    expect(game.storage.map.has('spincake.resultShown')).toBe(false);
   });
 });
 

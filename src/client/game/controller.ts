@@ -1,16 +1,19 @@
 import type { AccountResponse, Play } from '../../contract/api.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
-import type { Locale } from '../../rules/money.ts';
+import { formatCents, type Locale } from '../../rules/money.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { GameApi } from '../net/api.ts';
 import { newPlayId } from '../net/playId.ts';
 import type { AudioOut } from './audioOut.ts';
-import { ALL_ON_SALE, failureMessage, isOnSale, offerMessage, salesOf, type Sales } from './messages.ts';
+import { ALL_ON_SALE, failureMessage, isOnSale, salesOf, type Sales } from './messages.ts';
+import { balanceTooLow, canAfford, fittedStake, tableMessage } from './offer.ts';
+import { Memory } from './memory.ts';
 import { ProgressReports } from './progress.ts';
 import { Replay } from './replay.ts';
 import { announceResult, celebrateResult, checkAgainstRules, playDate, type RevealOut } from './reveal.ts';
 import * as round from './round.ts';
 import { Session } from './session.ts';
+import { SessionTally } from './sessionTally.ts';
 import { planSpin } from './spin.ts';
 import type { ControlsView, ShownWheels, TableView } from './views.ts';
 
@@ -31,6 +34,10 @@ export interface ControllerDeps {
   wait?(ms: number): Promise<void>;
   /** Told every time the round changes (data attributes, portal events). */
   onChange?(state: round.RoundState): void;
+  /** The page's clock, ms (the session's length); Date.now unless a test injects one. */
+  now?: () => number;
+  /** The player asks for the portal's deposit page (portal mode only). */
+  onDeposit?(request: { balanceCents: number; minStakeCents: number }): void;
 }
 
 const START_RETRY_MS = 2_000;
@@ -57,9 +64,14 @@ export class GameController {
   /** The segments on the wheels now, so a replay can put the table back as it was. */
   private shownWheels: ShownWheels = null;
   private replaying: Replay | null = null;
+  private readonly memory: Memory;
+  private readonly tally: SessionTally;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
+    this.memory = new Memory(d.storage);
+    this.tally = new SessionTally(d.storage, d.now ?? Date.now);
+    this.stake = this.memory.stake() ?? this.stake;
     this.session = new Session(d.api, d.storage, d.launchToken ?? null);
     this.reports = new ProgressReports(d.api, this.wait);
     this.out = d;
@@ -85,8 +97,9 @@ export class GameController {
     for (;;) {
       const connection = await this.session.connect();
       if (connection.ok) {
+        this.tally.begin(this.session.token!);
         this.d.controls.showMessage(null);
-        this.applyAccount(connection.account);
+        await this.applyAccount(connection.account);
         return;
       }
       if (connection.refused) this.d.controls.showMessage(failureMessage(connection.refused, this.d.strings));
@@ -100,6 +113,7 @@ export class GameController {
     this.d.audio.unlock();
     this.d.audio.play('click');
     this.stake = stakeCents;
+    this.memory.keepStake(stakeCents);
     this.d.controls.showMessage(this.offerMessage());
     this.render();
   }
@@ -116,7 +130,14 @@ export class GameController {
     const result = await this.d.api.play(token, this.pending.stakeCents, this.pending.playId);
     if (result.ok) {
       this.pending = null;
-      this.showPlay(result.data.play);
+      const play = result.data.play;
+      this.tally.bought(play);
+      this.showPlay(play);
+      const money = (c: number) => formatCents(c, this.d.locale);
+      this.d.controls.announce(
+        this.d.strings.boughtNotice(money(play.stakeCents), money(play.balanceBeforeCents - play.stakeCents)),
+      );
+      this.d.controls.focus('goAll');
       return;
     }
     if (result.kind === 'server') this.pending = null;
@@ -130,11 +151,26 @@ export class GameController {
   go(wheel: number): void {
     if (!round.canLaunch(this.state, wheel)) return;
     this.launch([wheel]);
+    // The next standing wheel's GO (after this one, going round); none left: the card takes it.
+    const standing = round.standingWheels(this.state);
+    const next = standing.find((i) => i > wheel) ?? standing[0];
+    if (next !== undefined) this.d.controls.focus(next);
   }
 
   goAll(): void {
     const standing = round.standingWheels(this.state);
     if (standing.length > 0) this.launch(standing);
+  }
+
+  /**
+   * A tap or a key while wheels turn: they land at once on the server's stops (the
+   * same stops, only sooner). Nothing happens when no wheel turns.
+   */
+  hurry(): boolean {
+    const turning = this.state.wheels.some((w) => w === 'spinning');
+    if (!turning || (this.state.phase !== 'spinning' && this.state.phase !== 'replay')) return false;
+    this.d.table.finishSpins();
+    return true;
   }
 
   toggleMute(): void {
@@ -171,22 +207,52 @@ export class GameController {
     this.d.audio.play('click');
     this.d.controls.hideResult();
     this.d.table.clearCelebration();
+    this.memory.keepResultShown(null);
+    this.fitStake();
     this.setState(round.toIdle());
+    this.d.controls.focus('play');
     void this.refreshAccount();
   }
 
   // ——— the account ———
 
-  private applyAccount(account: AccountResponse): void {
+  private async applyAccount(account: AccountResponse): Promise<void> {
     this.sales = salesOf(account);
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
+      this.tally.bought(account.unfinishedPlay);
       this.showPlay(account.unfinishedPlay);
       this.d.controls.announce(this.d.strings.resumeNotice);
-    } else {
-      this.setState(round.toIdle());
-      this.d.controls.showMessage(this.offerMessage());
+      return;
     }
+    const shown = await this.lastResultShown();
+    if (shown) {
+      // The card that was up before the reload, from the server's own record of the play.
+      this.d.controls.announce(this.d.strings.lastResultNotice);
+      this.showPlay(shown);
+      this.balanceCents = account.balanceCents;
+      this.render();
+      return;
+    }
+    this.fitStake();
+    this.setState(round.toIdle());
+    this.d.controls.showMessage(this.offerMessage());
+  }
+
+  /**
+   * The play whose card was up when the page went away, if the server's history still
+   * has it as the player's last play, finished with its four wheels launched.
+   */
+  private async lastResultShown(): Promise<Play | null> {
+    const playId = this.memory.resultShown();
+    const token = this.session.token;
+    if (!playId || !token) return null;
+    const page = await this.d.api.plays(token, 1);
+    if (!page.ok) return null;
+    const last = page.data.plays[0];
+    if (last?.playId === playId && last.finished && last.launched.every(Boolean)) return last;
+    this.memory.keepResultShown(null);
+    return null;
   }
 
   private async refreshAccount(): Promise<void> {
@@ -197,9 +263,38 @@ export class GameController {
     this.sales = salesOf(result.data);
     if (this.state.phase === 'idle') {
       this.balanceCents = result.data.balanceCents;
+      this.fitStake();
       this.d.controls.showMessage(this.offerMessage());
     }
     this.render();
+  }
+
+  /** The play on the table whose wheels have not all stopped yet, or null (its result stays hidden). */
+  liveRound(): string | null {
+    const s = this.state;
+    return s.play && (s.phase === 'ready' || s.phase === 'spinning') ? s.play.playId : null;
+  }
+
+  /** The session so far: minutes since it started, stakes paid, wins revealed, net result. */
+  sessionSummary(): ReturnType<SessionTally['summary']> {
+    return this.tally.summary();
+  }
+
+  /** « Alimenter mon compte »: only offered when the balance pays no stake on sale. */
+  deposit(): void {
+    if (this.balanceCents === null || !balanceTooLow(this.sales, this.balanceCents)) return;
+    const onSale = this.sales.offers.filter((o) => o.onSale).map((o) => o.stakeCents);
+    this.d.onDeposit?.({ balanceCents: this.balanceCents, minStakeCents: Math.min(...onSale) });
+  }
+
+  /** Reads the account again at an idle table (the page came back into view: a deposit, another tab). */
+  refresh(): void {
+    if (this.state.phase === 'idle' && !this.pending) void this.refreshAccount();
+  }
+
+  /** The player's stake, or the biggest one the balance can pay when it cannot pay that one. */
+  private fitStake(): void {
+    this.stake = fittedStake(this.memory.stake() ?? this.stake, this.sales, this.balanceCents);
   }
 
   // ——— the round ———
@@ -246,7 +341,10 @@ export class GameController {
     checkAgainstRules(play);
     const replay = this.state.phase === 'replay';
     // A replay shows the past play's figures; the balance stays today's.
-    if (!replay) this.balanceCents = play.balanceAfterCents;
+    if (!replay) {
+      this.balanceCents = play.balanceAfterCents;
+      this.tally.revealed(play);
+    }
     celebrateResult(play, this.out);
     this.render();
     this.d.later(this.d.reducedMotion ? 0 : CARD_DELAY_S, () => {
@@ -257,6 +355,7 @@ export class GameController {
         return;
       }
       if (this.state.play?.playId !== play.playId) return;
+      this.memory.keepResultShown(play.playId);
       this.d.controls.showResult(play, this.d.reducedMotion);
     });
     announceResult(play, this.out);
@@ -273,6 +372,7 @@ export class GameController {
     this.shownWheels = replay.restore(this.d.table);
     this.setState(round.toIdle());
     this.d.controls.showMessage(this.offerMessage());
+    this.d.controls.focus('play');
   }
 
   private showSegments(wheels: ShownWheels): void {
@@ -283,11 +383,16 @@ export class GameController {
   // ——— what the player may do now ———
 
   private canPlay(): boolean {
-    return round.canBuy(this.state) && isOnSale(this.sales, this.stake) && this.session.token !== null;
+    return (
+      round.canBuy(this.state) &&
+      isOnSale(this.sales, this.stake) &&
+      canAfford(this.stake, this.balanceCents) &&
+      this.session.token !== null
+    );
   }
 
   private offerMessage(): string | null {
-    return offerMessage(this.sales, this.stake, this.d.strings);
+    return tableMessage(this.sales, this.stake, this.balanceCents, new Date(), this.d.strings, this.d.locale);
   }
 
   private setState(next: round.RoundState): void {
@@ -299,7 +404,9 @@ export class GameController {
   private render(): void {
     const s = this.state;
     const c = this.d.controls;
-    c.setStakes(this.sales.offers, this.pending?.stakeCents ?? this.stake);
+    const idle = s.phase === 'idle' && !this.pending;
+    c.setStakes(this.sales.offers, this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
+    c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
     const inRound = s.play && s.phase !== 'revealed';
     c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : this.balanceCents);
     c.setControls({

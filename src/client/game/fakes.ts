@@ -6,7 +6,7 @@ import type { GameApi } from '../net/api.ts';
 import type { ApiFailure, ApiResult } from '../net/http.ts';
 import type { AudioOut, Cue } from './audioOut.ts';
 import { SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor, type SpinPlan } from './spin.ts';
-import type { ControlsState, ControlsView, ShownWheels, TableView } from './views.ts';
+import type { ControlsState, ControlsView, FocusTarget, ShownWheels, TableView } from './views.ts';
 import type { WinLevel } from './winLevels.ts';
 
 /**
@@ -175,6 +175,9 @@ export class FakeTable implements TableView {
     return [...this.spinning.keys()].sort();
   }
   /** Brings the given wheels (all turning ones by default) to rest. */
+  finishSpins(): void {
+    void this.land();
+  }
   async land(...wheels: number[]): Promise<void> {
     for (const wheel of wheels.length ? wheels : this.turning) {
       const rest = this.spinning.get(wheel);
@@ -192,7 +195,8 @@ export class FakeTable implements TableView {
 
 /** The DOM controls: the last state of each, and every message, announcement and card. */
 export class FakeControls implements ControlsView {
-  stakes: { offers: readonly StakeOffer[]; selected: StakeCents } | null = null;
+  stakes: { offers: readonly StakeOffer[]; selected: StakeCents; maxCents: number | null } | null = null;
+  deposit = false;
   controls: ControlsState | null = null;
   balance: number | null | undefined = undefined;
   muted: boolean | null = null;
@@ -200,12 +204,16 @@ export class FakeControls implements ControlsView {
   readonly announced: string[] = [];
   readonly results: { playId: string; replayOf?: string }[] = [];
   hidden = 0;
+  readonly focused: FocusTarget[] = [];
 
   get message(): string | null | undefined {
     return this.messages.at(-1);
   }
-  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void {
-    this.stakes = { offers, selected };
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void {
+    this.stakes = { offers, selected, maxCents };
+  }
+  offerDeposit(shown: boolean): void {
+    this.deposit = shown;
   }
   setControls(c: ControlsState): void {
     this.controls = c;
@@ -227,6 +235,9 @@ export class FakeControls implements ControlsView {
   }
   hideResult(): void {
     this.hidden++;
+  }
+  focus(target: FocusTarget): void {
+    this.focused.push(target);
   }
 }
 

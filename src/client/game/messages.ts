@@ -9,6 +9,9 @@ export interface Sales {
   readonly open: boolean;
   /** The operator's word when sales are closed (may be empty). */
   readonly message: string;
+  /** The configured sales window (ISO dates), when the server gives it. */
+  readonly opensAt?: string | null;
+  readonly closesAt?: string | null;
 }
 
 /** Before the first account: every stake on sale. */
@@ -19,7 +22,13 @@ export const ALL_ON_SALE: Sales = {
 };
 
 export function salesOf(account: AccountResponse): Sales {
-  return { offers: account.stakes, open: account.sales.open, message: account.sales.message };
+  return {
+    offers: account.stakes,
+    open: account.sales.open,
+    message: account.sales.message,
+    opensAt: account.sales.opensAt,
+    closesAt: account.sales.closesAt,
+  };
 }
 
 export function isOnSale(sales: Sales, stake: StakeCents): boolean {

@@ -13,6 +13,8 @@ export interface TableView {
   showStopped(wheel: number, stop: number, offset: number): void;
   rotationDeg(wheel: number): number;
   spin(wheel: number, plan: SpinPlan, reducedMotion: boolean): Promise<void>;
+  /** Every turning wheel lands at once on its plan's end (the player is in a hurry). */
+  finishSpins(): void;
   celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void;
   clearCelebration(): void;
 }
@@ -26,9 +28,15 @@ export interface ControlsState {
   stakesEnabled: boolean;
 }
 
+/** Where the player's next action is: « Jouer », the common GO, or one wheel's GO (0–3). */
+export type FocusTarget = 'play' | 'goAll' | number;
+
 /** What the game needs from the DOM controls (ui/hud.ts implements it). */
 export interface ControlsView {
-  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void;
+  /** `maxCents`: stakes above it cannot be paid from the balance (null: no limit known). */
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void;
+  /** Whether to offer the portal's deposit page (the balance pays no stake). */
+  offerDeposit(shown: boolean): void;
   setControls(c: ControlsState): void;
   setBalance(cents: number | null): void;
   setMuted(muted: boolean): void;
@@ -36,4 +44,6 @@ export interface ControlsView {
   announce(text: string): void;
   showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
   hideResult(): void;
+  /** Moves the keyboard focus to the player's next action (after the controls were updated). */
+  focus(target: FocusTarget): void;
 }

@@ -111,7 +111,7 @@ export const fr: Strings = {
   ],
   rulesJeu1Heading: 'JEU 1 — les cloches',
   rulesJeu2Heading: 'JEU 2 — les points',
-  rulesBlockHeading: (stake) => `Lots d’un bloc de 1 000 000 tickets à ${stake}`,
+  rulesBlockHeading: (stake) => `Bloc d’unités de jeu à ${stake}`,
   rulesBells: (b) => `${b} ${plural(b, 'cloche', 'cloches')}`,
   rulesPoints: (min, max) =>
     min === max ? `${formatCount(min, 'fr')} points` : `${formatCount(min, 'fr')} à ${formatCount(max, 'fr')} points`,
@@ -121,4 +121,47 @@ export const fr: Strings = {
   rulesLosing: 'tickets perdants',
   resumeNotice: 'Partie en cours reprise.',
   rendererLabel: 'Rendu',
+  // ——— issue 15: what a player sees and hears ———
+  boughtNotice: (stake, balance) =>
+    `Mise de ${stake} payée. Nouveau solde : ${balance}. Les roues peuvent être lancées : GO.`,
+  refundTitle: 'Mise remboursée',
+  cursorsHeading: 'Sous les curseurs',
+  seeWheels: 'Voir les roues',
+  seeResult: 'Voir le résultat',
+  lastResultNotice: 'Résultat de votre dernière partie.',
+  rulesStakeColumn: (stake) => `Mise ${stake}`,
+  rulesFind: 'Vous découvrez',
+  rulesCollect: 'Vous collectez',
+  rulesSum:
+    'Les gains du JEU 1 et du JEU 2 d’une même unité de jeu s’additionnent pour former un lot unique et indivisible.',
+  rulesLotsHeading: 'Lots, chances de gain et taux de retour',
+  rulesTotal: 'Total',
+  rulesLotCount: (n, formatted) => `${formatted} ${plural(n, 'lot de', 'lots de')}`,
+  rulesBlockTotal: (winning) => `${winning} lots formant un total de`,
+  rulesAddedOnly: (amounts) =>
+    `Les montants de ${amounts.join(', de ').replace(/, de ([^,]*)$/, ' et de $1')} ne sont accessibles qu’en cumulant un gain au JEU 1 et un gain au JEU 2 au sein d’une même unité de jeu.`,
+  rulesOddsDetail: (winning, block) =>
+    `Chaque bloc compte ${block} unités de jeu, dont ${winning} gagnantes. Le montant d’un lot est le lot global de l’unité de jeu.`,
+  salesOpenOn: (date) => `Ouverture des ventes le ${date}.`,
+  salesClosedOn: (date) => `Les ventes ont fermé le ${date}.`,
+  salesWindowDates: (opens, closes) => `Ventes ouvertes du ${opens} au ${closes}.`,
+  balanceTooLow: (balance, smallest) =>
+    `Votre solde (${balance}) est insuffisant pour jouer : la plus petite mise est de ${smallest}.`,
+  deposit: 'Alimenter mon compte',
+  soldOutLabel: (amount) => `Mise ${amount}, épuisée`,
+  adultsOnly: '18+',
+  adultsOnlyLabel: 'Interdit aux mineurs',
+  riskLine:
+    'Jouer comporte des risques : endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé)',
+  limitsLink: 'Limites de jeu et auto-exclusion',
+  demo: 'DÉMO',
+  demoLabel: 'Solde de démonstration : argent fictif',
+  sessionLine: (minutes, staked, won, net) =>
+    `Session en cours depuis ${minutes} · Mises : ${staked} · Gains : ${won} · Résultat net : ${net}`,
+  sessionMinutes: (m) => (m < 1 ? 'moins d’une minute' : m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`),
+  historyRef: (ref) => `Réf. ticket : ${ref}`,
+  historySegment: (points, symbol) => `${formatCount(points, 'fr')} points (${symbol})`,
+  historyLive: 'Résultat affiché à l’arrêt des quatre roues.',
+  historyLeft: 'partie quittée avant la fin : résultat enregistré',
+  paused: 'Jeu en pause',
 };

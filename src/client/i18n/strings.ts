@@ -73,4 +73,50 @@ export interface Strings {
   rulesLosing: string;
   resumeNotice: string;
   rendererLabel: string;
+  // ——— issue 15: what a player sees and hears ———
+  /** Said once « Jouer » is paid: the stake, the new balance, what to do next. */
+  boughtNotice: (stake: string, balance: string) => string;
+  /** The result card's title when the lot equals the stake. */
+  refundTitle: string;
+  /** The list of the four segments under the cursors, on the result card. */
+  cursorsHeading: string;
+  /** Folds the result card so the four stopped wheels show; and unfolds it. */
+  seeWheels: string;
+  seeResult: string;
+  /** Said when a reload finds the last round's result card. */
+  lastResultNotice: string;
+  // The rules panel (Articles 3, 4.6, 4.7), every stake at once.
+  rulesStakeColumn: (stake: string) => string;
+  rulesFind: string;
+  rulesCollect: string;
+  rulesSum: string;
+  rulesLotsHeading: string;
+  rulesTotal: string;
+  rulesLotCount: (count: number, formatted: string) => string;
+  rulesBlockTotal: (winningUnits: string) => string;
+  rulesAddedOnly: (amounts: string[]) => string;
+  rulesOddsDetail: (winning: string, block: string) => string;
+  // Sales window, sold-out stakes, a balance too low for any stake.
+  salesOpenOn: (date: string) => string;
+  salesClosedOn: (date: string) => string;
+  salesWindowDates: (opens: string, closes: string) => string;
+  balanceTooLow: (balance: string, smallest: string) => string;
+  deposit: string;
+  soldOutLabel: (amount: string) => string;
+  // Responsible gaming, demo money, session figures.
+  adultsOnly: string;
+  adultsOnlyLabel: string;
+  riskLine: string;
+  limitsLink: string;
+  demo: string;
+  demoLabel: string;
+  sessionLine: (minutes: string, staked: string, won: string, net: string) => string;
+  sessionMinutes: (minutes: number) => string;
+  // History rows.
+  historyRef: (ref: string) => string;
+  historySegment: (points: number, symbol: string) => string;
+  historyLive: string;
+  historyLeft: string;
+  /** Shown over the page while the portal holds the game paused. */
+  paused: string;
 }

@@ -53,6 +53,16 @@ export class PortalLink {
     this.errors = new ErrorEvents(this.emit);
   }
 
+  /** Whether the game runs in a portal's frame (where a deposit page can be asked for). */
+  get embedded(): boolean {
+    return this.framed;
+  }
+
+  /** Asks the portal for its deposit page (`deposit`, docs/portal.md). */
+  requestDeposit(payload: GameEventPayloads['deposit']): void {
+    this.emit('deposit', payload);
+  }
+
   /** The storage for the controller's remembered session (see launchScopedStorage). */
   storage(storage: KeyValueStorage): KeyValueStorage {
     return launchScopedStorage(storage, this.launchToken);

@@ -23,6 +23,11 @@ export interface GameEventPayloads {
   roundEnded: { playId: string; winCents: number; balanceCents: number };
   /** A purchase or the session failed: the server's error code (or NETWORK), and its message. */
   error: { code: string; message: string };
+  /**
+   * The player pressed « Alimenter mon compte »: the balance pays no stake on sale. The
+   * portal opens its own deposit page (the game never handles money itself).
+   */
+  deposit: { balanceCents: number; minStakeCents: number };
 }
 
 export type GameEventType = keyof GameEventPayloads;

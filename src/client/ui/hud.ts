@@ -2,7 +2,7 @@ import gsap from 'gsap';
 import type { Play, StakeOffer } from '../../contract/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
-import type { ControlsState, ControlsView } from '../game/views.ts';
+import type { ControlsState, ControlsView, FocusTarget } from '../game/views.ts';
 import type { Strings } from '../i18n/index.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import type { Layout } from './layout.ts';
@@ -16,6 +16,8 @@ export interface HudHandlers {
   history(): void;
   rules(): void;
   closeResult(): void;
+  /** The portal's deposit page (portal mode only; absent otherwise). */
+  deposit?: () => void;
 }
 
 /**
@@ -34,10 +36,19 @@ export class Hud implements ControlsView {
   private readonly balanceValue: HTMLElement;
   private readonly muteButton: HTMLButtonElement;
   private readonly message: HTMLElement;
+  private readonly messageText: HTMLElement;
+  private readonly depositButton: HTMLButtonElement;
+  private maxStakeCents: number | null = null;
+  private stakesEnabled = true;
+  private readonly soldOutTags = new Map<StakeCents, HTMLElement>();
   private readonly live: HTMLElement;
   private readonly resultLayer: HTMLElement;
   private readonly bar: HTMLElement;
+  private readonly footer: HTMLElement;
+  private readonly demoBadge: HTMLElement;
   private revealTimeline: gsap.core.Timeline | null = null;
+  /** What stays usable behind the result card: nothing (it is modal). */
+  private readonly behindCard: HTMLElement[];
 
   constructor(
     host: HTMLElement,
@@ -78,8 +89,10 @@ export class Hud implements ControlsView {
     });
 
     this.balanceValue = el('span', { className: 'balance-value', text: '—' });
+    this.demoBadge = el('span', { className: 'demo-badge', text: t.demo, attrs: { title: t.demoLabel } });
+    this.demoBadge.hidden = true;
     const balance = el('div', { className: 'balance' }, [
-      el('span', { className: 'balance-label', text: t.balance }),
+      el('span', { className: 'balance-label' }, [t.balance, this.demoBadge]),
       this.balanceValue,
     ]);
     this.stakeRow = el('div', { className: 'stakes', attrs: { role: 'group', 'aria-label': t.stakeHeading } });
@@ -93,11 +106,66 @@ export class Hud implements ControlsView {
       el('div', { className: 'actions' }, [this.playButton, this.goAllButton]),
     ]);
 
-    this.message = el('p', { className: 'message', attrs: { role: 'alert' } });
+    this.messageText = el('p', { className: 'message-text', attrs: { role: 'alert' } });
+    this.depositButton = button('deposit', t.deposit);
+    this.depositButton.hidden = true;
+    this.depositButton.addEventListener('click', () => handlers.deposit?.());
+    this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton]);
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.resultLayer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
+    // On the document: a click on the dimmed table behind must not let the keys escape the card.
+    document.addEventListener('keydown', (e) => this.resultOpen && this.onCardKey(e));
 
-    host.append(this.canvasHost, header, ...this.goButtons, this.bar, this.message, this.resultLayer, this.live);
+    // Responsible gaming, always on screen (as French online lottery games show it).
+    this.footer = el('footer', { className: 'responsible' }, [
+      el('span', { className: 'age', text: t.adultsOnly, attrs: { 'aria-label': t.adultsOnlyLabel } }),
+      el('span', { className: 'risk', text: t.riskLine }),
+    ]);
+    host.append(
+      this.canvasHost,
+      header,
+      ...this.goButtons,
+      this.bar,
+      this.message,
+      this.footer,
+      this.resultLayer,
+      this.live,
+    );
+    this.behindCard = [header, ...this.goButtons, this.bar, this.message, this.footer];
+  }
+
+  /** Whether the result card (a modal dialog) is up: no panel may open over it. */
+  get resultOpen(): boolean {
+    return !this.resultLayer.hidden;
+  }
+
+  focus(target: FocusTarget): void {
+    if (this.resultOpen) return;
+    const wanted = target === 'play' ? this.playButton : target === 'goAll' ? this.goAllButton : this.goButtons[target];
+    // « Jouer » can be unusable (no stake on sale, balance too low): then the stakes' turn.
+    const usable = [wanted, ...this.stakeButtons.values()].find((b) => b && !b.disabled);
+    usable?.focus({ preventScroll: true });
+  }
+
+  /** The card's keys: Escape closes it, Tab and Shift+Tab go round its own controls. */
+  private onCardKey(e: KeyboardEvent): void {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      this.handlers.closeResult();
+      return;
+    }
+    if (e.key !== 'Tab') return;
+    const focusable = [...this.resultLayer.querySelectorAll<HTMLElement>('button:not(:disabled), [tabindex="0"]')];
+    if (focusable.length === 0) return;
+    const i = focusable.indexOf(document.activeElement as HTMLElement);
+    if (i === -1) {
+      e.preventDefault();
+      focusable[e.shiftKey ? focusable.length - 1 : 0]!.focus();
+      return;
+    }
+    const next = e.shiftKey ? (i <= 0 ? focusable.length - 1 : i - 1) : i === focusable.length - 1 ? 0 : i + 1;
+    e.preventDefault();
+    focusable[next]!.focus();
   }
 
   relayout(layout: Layout): void {
@@ -110,25 +178,63 @@ export class Hud implements ControlsView {
       b.style.height = `${r.height}px`;
     });
     this.bar.style.height = `${layout.bar.height}px`;
+    this.root.style.setProperty('--footer', `${layout.footer.height}px`);
   }
 
-  setStakes(offers: readonly StakeOffer[], selected: StakeCents): void {
+  /** A demo balance is play money: said on it. */
+  setDemo(demo: boolean): void {
+    this.demoBadge.hidden = !demo;
+    this.balanceValue.setAttribute('aria-description', demo ? this.t.demoLabel : '');
+  }
+
+  /** The portal's page for limits and self-exclusion, when it gave one. */
+  setLimitsLink(url: string | null): void {
+    this.footer.querySelector('.limits')?.remove();
+    if (!url) return;
+    this.footer.append(
+      el('a', {
+        className: 'limits',
+        text: this.t.limitsLink,
+        attrs: { href: url, target: '_blank', rel: 'noopener' },
+      }),
+    );
+  }
+
+  setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void {
     if (this.stakeButtons.size === 0) {
       for (const offer of offers) {
         const amount = formatCents(offer.stakeCents, this.locale);
         const b = button('stake', amount, this.t.stakeLabel(amount));
+        const tag = el('span', { className: 'sold-out-tag', text: this.t.soldOut, attrs: { 'aria-hidden': 'true' } });
+        b.append(tag);
         b.addEventListener('click', () => this.handlers.stake(offer.stakeCents));
         this.stakeButtons.set(offer.stakeCents, b);
+        this.soldOutTags.set(offer.stakeCents, tag);
         this.stakeRow.append(b);
       }
     }
     for (const offer of offers) {
       const b = this.stakeButtons.get(offer.stakeCents);
       if (!b) continue;
+      const amount = formatCents(offer.stakeCents, this.locale);
       b.setAttribute('aria-pressed', String(offer.stakeCents === selected));
+      // Said in words, on the button itself: touch screens never show a tooltip.
       b.classList.toggle('sold-out', !offer.onSale);
-      b.title = offer.onSale ? '' : this.t.soldOut;
+      b.setAttribute('aria-label', offer.onSale ? this.t.stakeLabel(amount) : this.t.soldOutLabel(amount));
     }
+    this.maxStakeCents = maxCents;
+    this.applyStakesEnabled();
+  }
+
+  /** A stake button works at an idle table, and only for a stake the balance can pay. */
+  private applyStakesEnabled(): void {
+    for (const [stake, b] of this.stakeButtons) {
+      b.disabled = !this.stakesEnabled || (this.maxStakeCents !== null && stake > this.maxStakeCents);
+    }
+  }
+
+  offerDeposit(shown: boolean): void {
+    this.depositButton.hidden = !shown || !this.handlers.deposit;
   }
 
   setControls(c: ControlsState): void {
@@ -140,7 +246,8 @@ export class Hud implements ControlsView {
     else this.playButton.removeAttribute('aria-label');
     this.goButtons.forEach((b, i) => (b.disabled = !c.canGo[i]));
     this.goAllButton.disabled = !c.canGoAll;
-    for (const b of this.stakeButtons.values()) b.disabled = !c.stakesEnabled;
+    this.stakesEnabled = c.stakesEnabled;
+    this.applyStakesEnabled();
   }
 
   setBalance(cents: number | null): void {
@@ -154,7 +261,7 @@ export class Hud implements ControlsView {
   }
 
   showMessage(text: string | null): void {
-    this.message.textContent = text ?? '';
+    this.messageText.textContent = text ?? '';
     this.message.classList.toggle('visible', !!text);
     document.body.dataset.message = text ? 'shown' : 'none';
   }
@@ -166,8 +273,10 @@ export class Hud implements ControlsView {
   }
 
   /**
-   * The result card: JEU 1, JEU 2, then the single total, counting up. `replayOf` (the
-   * play's date) labels it as a replay of a past play from the history.
+   * The result card: JEU 1, JEU 2, the four segments under the cursors (Article 4.5), then
+   * the single total, counting up. « Voir les roues » folds it into a strip at the bottom
+   * so the four stopped wheels show with the result. `replayOf` (the play's date) labels
+   * it as a replay of a past play from the history.
    */
   showResult(play: Play, reducedMotion: boolean, replayOf?: string): void {
     const t = this.t;
@@ -181,25 +290,56 @@ export class Hud implements ControlsView {
       ]);
     const jeu1 = row(t.jeu1, t.bellsFound(play.jeu1.bells), play.jeu1.winCents, 'jeu1');
     const jeu2 = row(t.jeu2, t.pointsTotal(play.jeu2.points), play.jeu2.winCents, 'jeu2');
+    const segments = el(
+      'ul',
+      { className: 'result-wheels', attrs: { 'aria-label': t.cursorsHeading } },
+      play.wheels.map((w, i) => {
+        const s = w.segments[w.stop]!;
+        return el('li', { className: `result-wheel ${s.symbol === 'bell' ? 'bell' : ''}` }, [
+          el('span', { className: 'result-wheel-name', text: t.wheelLabel(i + 1) }),
+          el('span', { className: 'result-wheel-points', text: t.points(s.points) }),
+          el('span', { className: 'result-wheel-symbol', text: t.symbols[s.symbol] }),
+        ]);
+      }),
+    );
     const totalValue = el('span', { className: 'total-value', text: money(reducedMotion ? play.winCents : 0) });
     const total = won
       ? el('div', { className: 'result-total' }, [el('span', { className: 'total-label', text: t.total }), totalValue])
       : el('p', { className: 'result-lost', text: t.lostMessage });
     const again = button('play again', replayOf === undefined ? t.newRound : t.replayBack);
     again.addEventListener('click', () => this.handlers.closeResult());
+    const peek = button('peek', t.seeWheels);
+    peek.setAttribute('aria-pressed', 'false');
     const title = el('h2', {
       className: 'result-title',
-      text: won ? t.youWin : t.lostTitle,
+      text: won ? (play.winCents === play.stakeCents ? t.refundTitle : t.youWin) : t.lostTitle,
       attrs: { id: 'result-title' },
     });
     const card = el(
       'section',
       {
         className: `result-card ${won ? 'win' : 'lose'}`,
-        attrs: { role: 'dialog', 'aria-labelledby': 'result-title', 'data-win-cents': String(play.winCents) },
+        attrs: {
+          role: 'dialog',
+          'aria-modal': 'true',
+          'aria-labelledby': 'result-title',
+          'data-win-cents': String(play.winCents),
+        },
       },
-      [title, jeu1, jeu2, total, again],
+      [
+        title,
+        el('div', { className: 'result-games' }, [jeu1, jeu2]),
+        segments,
+        total,
+        el('div', { className: 'result-actions' }, [peek, again]),
+      ],
     );
+    peek.addEventListener('click', () => {
+      const folded = !this.resultLayer.classList.contains('folded');
+      this.resultLayer.classList.toggle('folded', folded);
+      peek.textContent = folded ? t.seeResult : t.seeWheels;
+      peek.setAttribute('aria-pressed', String(folded));
+    });
     if (replayOf !== undefined) {
       const label = el('p', {
         className: 'result-replay',
@@ -210,22 +350,26 @@ export class Hud implements ControlsView {
       card.dataset.replay = play.playId;
       card.setAttribute('aria-labelledby', 'result-replay result-title');
     }
+    this.resultLayer.classList.remove('folded');
     this.resultLayer.replaceChildren(card);
     this.resultLayer.hidden = false;
+    for (const behind of this.behindCard) behind.inert = true;
     document.body.dataset.overlay = 'revealing';
+    // Into the dialog at once: its button is the player's next action.
+    again.focus({ preventScroll: true });
 
     this.revealTimeline?.kill();
     const tl = gsap.timeline({
       onComplete: () => {
         totalValue.textContent = money(play.winCents);
         document.body.dataset.overlay = 'shown';
-        again.focus({ preventScroll: true });
       },
     });
     if (!reducedMotion) {
       tl.from(card, { scale: 0.85, opacity: 0, duration: 0.35, ease: 'back.out(1.6)' })
         .from(jeu1, { opacity: 0, x: -16, duration: 0.3 }, '+=0.1')
         .from(jeu2, { opacity: 0, x: -16, duration: 0.3 }, '+=0.25')
+        .from(segments, { opacity: 0, y: 8, duration: 0.3 }, '+=0.1')
         .from(total, { opacity: 0, y: 10, duration: 0.3 }, '+=0.25');
       if (won) {
         const counter = { cents: 0 };
@@ -245,8 +389,11 @@ export class Hud implements ControlsView {
   hideResult(): void {
     this.revealTimeline?.kill();
     this.revealTimeline = null;
+    const hadFocus = this.resultLayer.contains(document.activeElement);
     this.resultLayer.hidden = true;
     this.resultLayer.replaceChildren();
+    for (const behind of this.behindCard) behind.inert = false;
     document.body.dataset.overlay = 'hidden';
+    if (hadFocus) this.focus('play');
   }
 }

@@ -24,6 +24,8 @@ export interface Layout {
   mode: LayoutMode;
   header: Rect;
   bar: Rect;
+  /** The responsible-gaming line, under the bar. */
+  footer: Rect;
   wheels: WheelSlot[];
   goButtons: Rect[];
 }
@@ -37,6 +39,7 @@ export const PLATE = 1.08;
 interface Metrics {
   header: number;
   bar: number;
+  footer: number;
   go: { width: number; height: number };
   gap: number;
   /** Room above the wheel for the piping-tip cursor, as a fraction of the radius. */
@@ -45,9 +48,9 @@ interface Metrics {
 }
 
 const METRICS: Record<LayoutMode, Metrics> = {
-  desktop: { header: 64, bar: 92, go: { width: 96, height: 48 }, gap: 18, cursorAbove: 0.3, pad: 24 },
-  portrait: { header: 56, bar: 148, go: { width: 88, height: MIN_TAP }, gap: 12, cursorAbove: 0.3, pad: 8 },
-  landscape: { header: 44, bar: 64, go: { width: 76, height: MIN_TAP }, gap: 8, cursorAbove: 0.3, pad: 8 },
+  desktop: { header: 64, bar: 92, footer: 28, go: { width: 96, height: 48 }, gap: 18, cursorAbove: 0.3, pad: 24 },
+  portrait: { header: 56, bar: 148, footer: 40, go: { width: 88, height: MIN_TAP }, gap: 12, cursorAbove: 0.3, pad: 8 },
+  landscape: { header: 44, bar: 64, footer: 18, go: { width: 76, height: MIN_TAP }, gap: 8, cursorAbove: 0.3, pad: 8 },
 };
 
 export function layoutMode(width: number, height: number): LayoutMode {
@@ -60,8 +63,9 @@ export function computeLayout(width: number, height: number): Layout {
   const mode = layoutMode(width, height);
   const m = METRICS[mode];
   const header: Rect = { x: 0, y: 0, width, height: m.header };
-  const bar: Rect = { x: 0, y: height - m.bar, width, height: m.bar };
-  const area: Rect = { x: 0, y: m.header, width, height: Math.max(0, height - m.header - m.bar) };
+  const footer: Rect = { x: 0, y: height - m.footer, width, height: m.footer };
+  const bar: Rect = { x: 0, y: footer.y - m.bar, width, height: m.bar };
+  const area: Rect = { x: 0, y: m.header, width, height: Math.max(0, bar.y - m.header) };
 
   // Row of four or 2 × 2: whichever gives the bigger wheels.
   const arrangements = [
@@ -94,7 +98,7 @@ export function computeLayout(width: number, height: number): Layout {
       height: m.go.height,
     });
   }
-  return { width, height, mode, header, bar, wheels, goButtons };
+  return { width, height, mode, header, bar, footer, wheels, goButtons };
 }
 
 const round = (v: number) => Math.round(v * 2) / 2;

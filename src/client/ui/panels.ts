@@ -1,14 +1,6 @@
 import type { Play, PlaysPage } from '../../contract/api.ts';
-import { formatCents, type Locale } from '../../rules/money.ts';
-import { stakeEuros, type StakeCents } from '../../rules/stakes.ts';
-import {
-  BLOCK_SIZE,
-  blockLotTable,
-  blockPayoutBasisPoints,
-  JEU1_TABLE,
-  JEU2_TABLE,
-  WINNING_UNITS_PER_BLOCK,
-} from '../../rules/tables.ts';
+import { formatCents, formatCount, type Locale } from '../../rules/money.ts';
+import { rulesView } from '../game/rulesView.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { ApiResult } from '../net/http.ts';
 import { button, el, icon, ICONS } from './dom.ts';
@@ -56,8 +48,8 @@ export class Panel {
   }
 }
 
-function table(headers: string[], rows: string[][]): HTMLTableElement {
-  return el('table', {}, [
+function table(headers: string[], rows: string[][], foot?: string[], caption?: string): HTMLTableElement {
+  const t = el('table', {}, [
     el('thead', {}, [
       el(
         'tr',
@@ -72,38 +64,74 @@ function table(headers: string[], rows: string[][]): HTMLTableElement {
         el(
           'tr',
           {},
-          r.map((c) => el('td', { text: c })),
+          r.map((c, i) => el(i === 0 ? 'th' : 'td', { text: c, attrs: i === 0 ? { scope: 'row' } : {} })),
         ),
       ),
     ),
   ]);
+  if (foot) {
+    t.append(
+      el('tfoot', {}, [
+        el(
+          'tr',
+          {},
+          foot.map((c, i) => el(i === 0 ? 'th' : 'td', { text: c, attrs: i === 0 ? { scope: 'row' } : {} })),
+        ),
+      ]),
+    );
+  }
+  if (caption) t.prepend(el('caption', { className: 'sr-only', text: caption }));
+  return t;
 }
 
-/** Article 3, 4.6 and 4.7 for one stake, from src/rules (never typed twice). */
-export function fillRules(body: HTMLElement, stake: StakeCents, t: Strings, locale: Locale): void {
+/**
+ * Articles 3, 4.6 and 4.7 for every stake, as the regulation lays them out: each
+ * stake's block with its total line and the lots reached only by adding both games,
+ * JEU 1 and JEU 2 at the four stakes, the odds and the payout rate. Every figure comes
+ * from src/rules (through rulesView), never typed twice.
+ */
+export function fillRules(body: HTMLElement, t: Strings, locale: Locale): void {
   const money = (c: number) => formatCents(c, locale);
-  const euros = stakeEuros(stake);
+  const count = (n: number) => formatCount(n, locale);
+  const view = rulesView();
   const nf = new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 2 });
-  const oneIn = nf.format(Math.round((BLOCK_SIZE / WINNING_UNITS_PER_BLOCK) * 100) / 100);
-  const payout = `${nf.format(blockPayoutBasisPoints(stake) / 100)} %`;
+  const stakeHeaders = view.stakes.map((s) => t.rulesStakeColumn(money(s)));
+  const blocks = view.blocks.map((b) => {
+    const amounts = b.addedOnlyCents.map(money);
+    return el('section', { className: 'rules-block' }, [
+      el('h4', { text: t.rulesBlockHeading(money(b.stake)) }),
+      table(
+        [t.rulesLots, t.rulesAmount, t.rulesTotal],
+        b.rows.map((r) => [t.rulesLotCount(r.count, count(r.count)), money(r.lotCents), money(r.totalCents)]),
+        [t.rulesBlockTotal(count(b.winningUnits)), money(b.totalCents), ''],
+      ),
+      el('p', { className: 'rules-note', text: t.rulesAddedOnly(amounts) }),
+    ]);
+  });
   body.replaceChildren(
     ...t.rulesIntro.map((p) => el('p', { text: p })),
     el('h3', { text: t.rulesJeu1Heading }),
-    table(
-      ['', t.rulesAmount],
-      JEU1_TABLE.map((r) => [t.rulesBells(r.bells), money(r.perEuroCents * euros)]),
-    ),
+    el('div', { className: 'rules-wide' }, [
+      table(
+        [t.rulesFind, ...stakeHeaders],
+        view.jeu1.map((r) => [t.rulesBells(r.bells!), ...r.winCents.map(money)]),
+      ),
+    ]),
     el('h3', { text: t.rulesJeu2Heading }),
-    table(
-      ['', t.rulesAmount],
-      JEU2_TABLE.map((r) => [t.rulesPoints(r.minPoints, r.maxPoints), money(r.perEuroCents * euros)]),
-    ),
-    el('h3', { text: t.rulesBlockHeading(money(stake)) }),
-    table(
-      [t.rulesLots, t.rulesAmount],
-      blockLotTable(stake).map((r) => [nf.format(r.count), r.lotCents > 0 ? money(r.lotCents) : t.rulesLosing]),
-    ),
-    el('p', { className: 'odds', text: t.rulesOdds(oneIn, payout) }),
+    el('div', { className: 'rules-wide' }, [
+      table(
+        [t.rulesCollect, ...stakeHeaders],
+        view.jeu2.map((r) => [t.rulesPoints(r.minPoints!, r.maxPoints!), ...r.winCents.map(money)]),
+      ),
+    ]),
+    el('p', { className: 'rules-note', text: t.rulesSum }),
+    el('h3', { text: t.rulesLotsHeading }),
+    el('p', {
+      className: 'odds',
+      text: t.rulesOdds(nf.format(view.oneInHundredths / 100), `${nf.format(view.payoutBasisPoints / 100)} %`),
+    }),
+    el('p', { text: t.rulesOddsDetail(count(view.winningUnits), count(view.blockSize)) }),
+    ...blocks,
   );
 }
 
@@ -120,10 +148,30 @@ export class HistoryList {
     private readonly replay?: (play: Play) => boolean,
     /** « Vérifier ce ticket »: checks the play's proof in the browser. */
     private readonly check?: (play: Play) => Promise<TicketCheckOutcome>,
+    /** The session's figures (time, stakes, wins, net), shown above the plays. */
+    private readonly session?: () => {
+      minutes: number;
+      stakedCents: number;
+      wonCents: number;
+      netCents: number;
+    } | null,
+    /** The play on the table now, whose result must not show before its wheels stopped. */
+    private readonly liveRound?: () => string | null,
   ) {}
 
   async refresh(): Promise<void> {
     this.body.replaceChildren();
+    const s = this.session?.();
+    if (s) {
+      const money = (c: number) => formatCents(c, this.locale);
+      const net = s.netCents > 0 ? `+${money(s.netCents)}` : money(s.netCents);
+      this.body.append(
+        el('p', {
+          className: 'session-line',
+          text: this.t.sessionLine(this.t.sessionMinutes(s.minutes), money(s.stakedCents), money(s.wonCents), net),
+        }),
+      );
+    }
     this.nextBefore = null;
     await this.more();
   }
@@ -160,28 +208,49 @@ export class HistoryList {
       dateStyle: 'short',
       timeStyle: 'medium',
     });
-    const cursors = play.wheels
-      .map((w) => {
-        const s = w.segments[w.stop]!;
-        return `${s.points} ${t.symbols[s.symbol]}`;
-      })
-      .join(' · ');
-    const content = [
-      el('div', { className: 'history-top' }, [
-        el('span', { className: 'history-date', text: date }),
-        el('span', { className: 'history-stake', text: `${t.historyStake} ${money(play.stakeCents)}` }),
-        el('strong', {
-          className: 'history-win',
-          text: play.winCents > 0 ? `${t.historyWin} ${money(play.winCents)}` : t.noWin,
-        }),
-      ]),
-      el('div', { className: 'history-cursors', text: t.historyCursors(cursors) }),
-      ...(play.finished ? [] : [el('span', { className: 'history-unfinished', text: t.historyUnfinished })]),
-    ];
+    const live = this.liveRound?.() === play.playId;
+    const top = el('div', { className: 'history-top' }, [
+      el('span', { className: 'history-date', text: date }),
+      el('span', { className: 'history-stake', text: `${t.historyStake} ${money(play.stakeCents)}` }),
+      el('strong', {
+        className: 'history-win',
+        text: live ? t.historyUnfinished : play.winCents > 0 ? `${t.historyWin} ${money(play.winCents)}` : t.noWin,
+      }),
+    ]);
+    const ref = el('div', { className: 'history-ref', text: t.historyRef(play.playId) });
+    // A round still on the table keeps its result for its wheels (no spoiler).
+    const content = live
+      ? [top, el('div', { className: 'history-live', text: t.historyLive }), ref]
+      : [
+          top,
+          el('div', { className: 'history-games' }, [
+            el('span', {
+              text: `${t.jeu1} : ${t.bellsFound(play.jeu1.bells)}, ${play.jeu1.winCents > 0 ? money(play.jeu1.winCents) : t.noWin}`,
+            }),
+            el('span', {
+              text: `${t.jeu2} : ${t.pointsTotal(play.jeu2.points)}, ${play.jeu2.winCents > 0 ? money(play.jeu2.winCents) : t.noWin}`,
+            }),
+          ]),
+          el('div', {
+            className: 'history-cursors',
+            text: t.historyCursors(
+              play.wheels
+                .map((w) => {
+                  const seg = w.segments[w.stop]!;
+                  return t.historySegment(seg.points, t.symbols[seg.symbol]);
+                })
+                .join(' · '),
+            ),
+          }),
+          ref,
+          ...(play.finished ? [] : [el('span', { className: 'history-unfinished', text: t.historyLeft })]),
+        ];
     const li = el('li', { className: play.winCents > 0 ? 'won' : '', attrs: { 'data-play-id': play.playId } });
     const replay = this.replay;
+    // A round still on the table shows no result, and so offers no check (it would show the lot).
+    const check = live ? [] : this.checkControl(play);
     if (!replay) {
-      li.append(...content, ...this.checkControl(play));
+      li.append(...content, ...check);
       return li;
     }
     // The row itself is the control (no extra button, so it looks the same): its text
@@ -197,7 +266,7 @@ export class HistoryList {
       e.preventDefault();
       replay(play);
     });
-    li.append(activator, ...this.checkControl(play));
+    li.append(activator, ...check);
     return li;
   }
 

@@ -1,0 +1,35 @@
+import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
+
+type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+const STAKE_KEY = 'spincake.stake';
+const RESULT_KEY = 'spincake.resultShown';
+
+/**
+ * What the page remembers across reloads of the player's own choices: the stake picked,
+ * and which play's result card was up. It never holds an outcome: the result shown
+ * again after a reload is the server's play, found in its history by this playId.
+ */
+export class Memory {
+  constructor(private readonly storage: KeyValueStorage) {}
+
+  /** The stake last picked, or null (nothing kept, or not a stake of the game). */
+  stake(): StakeCents | null {
+    const kept = Number(this.storage.getItem(STAKE_KEY));
+    return (STAKES_CENTS as readonly number[]).includes(kept) ? (kept as StakeCents) : null;
+  }
+
+  keepStake(stake: StakeCents): void {
+    this.storage.setItem(STAKE_KEY, String(stake));
+  }
+
+  /** The play whose result card was up when the page went away, if any. */
+  resultShown(): string | null {
+    return this.storage.getItem(RESULT_KEY);
+  }
+
+  keepResultShown(playId: string | null): void {
+    if (playId === null) this.storage.removeItem(RESULT_KEY);
+    else this.storage.setItem(RESULT_KEY, playId);
+  }
+}

@@ -1,0 +1,81 @@
+import type { Play } from '../../contract/api.ts';
+
+type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+const KEY = 'spincake.sessionTally';
+const SEEN_MAX = 64;
+
+export interface Tally {
+  /** The session's bearer token: a new session starts a new tally. */
+  token: string;
+  /** When the session started, ms since the epoch (the page's clock). */
+  startedAt: number;
+  stakedCents: number;
+  wonCents: number;
+  /** The plays already counted (`id:bought`, `id:won`), so a reload never counts twice. */
+  seen: string[];
+}
+
+/**
+ * The player's session in figures, reachable at any time: how long it has lasted and
+ * its net result (wins revealed minus stakes paid). Only the server's amounts are
+ * added up; the tally lives in storage so a reload keeps it.
+ */
+export class SessionTally {
+  private tally: Tally | null = null;
+
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly now: () => number,
+  ) {}
+
+  /** The session `token` is the player's now: its tally, or a fresh one. */
+  begin(token: string): void {
+    let kept: Tally | null;
+    try {
+      kept = JSON.parse(this.storage.getItem(KEY) ?? 'null') as Tally | null;
+    } catch {
+      kept = null;
+    }
+    this.tally =
+      kept && kept.token === token && Number.isSafeInteger(kept.stakedCents) && Array.isArray(kept.seen)
+        ? kept
+        : { token, startedAt: this.now(), stakedCents: 0, wonCents: 0, seen: [] };
+    this.save();
+  }
+
+  /** A stake paid (a play bought, or found unfinished). */
+  bought(play: Play): void {
+    if (this.mark(`${play.playId}:bought`)) this.tally!.stakedCents += play.stakeCents;
+  }
+
+  /** A result revealed: its win now counts. */
+  revealed(play: Play): void {
+    this.bought(play);
+    if (this.mark(`${play.playId}:won`)) this.tally!.wonCents += play.winCents;
+  }
+
+  /** Minutes since the session started, the stakes, the wins and the net result (cents). */
+  summary(): { minutes: number; stakedCents: number; wonCents: number; netCents: number } | null {
+    const t = this.tally;
+    if (!t) return null;
+    return {
+      minutes: Math.max(0, Math.floor((this.now() - t.startedAt) / 60_000)),
+      stakedCents: t.stakedCents,
+      wonCents: t.wonCents,
+      netCents: t.wonCents - t.stakedCents,
+    };
+  }
+
+  private mark(key: string): boolean {
+    const t = this.tally;
+    if (!t || t.seen.includes(key)) return false;
+    t.seen = [...t.seen, key].slice(-SEEN_MAX);
+    this.save();
+    return true;
+  }
+
+  private save(): void {
+    if (this.tally) this.storage.setItem(KEY, JSON.stringify(this.tally));
+  }
+}
