@@ -147,8 +147,8 @@ test('history: ticket reference, both games, the four segments in points; a live
   await expect(panel.locator('.session-line')).toContainText(
     `Résultat net : +${euros(play.winCents - play.stakeCents)}`,
   );
-  // Opening the entry replays that unit's wheels.
-  await row.getByRole('button').click();
+  // Opening the entry replays that unit's wheels (the row's own control, not its « Vérifier ce ticket »).
+  await row.locator('> [role="button"]').click();
   await expectPhase(page, 'replay');
 });
 
