@@ -1,7 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { fr } from '../src/client/i18n/fr.ts';
 import { formatCount } from '../src/rules/money.ts';
-import { body, buy, euros, expectPhase, fixture, goAll, lastPlay, openGame, revealAll, stake } from './game.ts';
+import {
+  body,
+  buy,
+  euros,
+  expectPhase,
+  fixture,
+  goAll,
+  lastPlay,
+  openGame,
+  playButton,
+  revealAll,
+  stake,
+} from './game.ts';
 
 /** What a player sees of a round's result, of the rules and of the history (issue 15). */
 
@@ -171,6 +183,55 @@ test('a tap on the table or Space lands the turning wheels at once on the server
   await expect(body(page)).toHaveAttribute('data-wheels', 'spinning,spinning,spinning,spinning');
   await page.keyboard.press('Space');
   await expectPhase(page, 'revealed');
+});
+
+test('« Rotation rapide »: a switch, remembered; a round in three actions, the wheels on the server’s stops in 1.1 s of game time, the card 0.15 s later', async ({
+  page,
+}) => {
+  await openGame(page);
+  const quick = page.getByRole('switch', { name: 'Rotation rapide' });
+  await expect(quick).toHaveAttribute('aria-checked', 'false');
+  // At the full pace the wheels still turn after 1.1 s: the quick check below can fail.
+  await fixture(page, 'lose');
+  await buy(page);
+  await goAll(page).click();
+  await page.evaluate(() => window.spincake!.advance(1_100));
+  await expectPhase(page, 'spinning');
+  await revealAll(page);
+  await page.keyboard.press('Escape');
+  await expectPhase(page, 'idle');
+
+  await quick.click();
+  await expect(quick).toHaveAttribute('aria-checked', 'true');
+  await page.reload();
+  await expect(body(page)).toHaveAttribute('data-ready', 'true');
+  await page.evaluate(() => window.spincake!.freeze());
+  await expect(quick).toHaveAttribute('aria-checked', 'true');
+
+  // Three actions: « Jouer », GO, « Nouvelle partie »; the clock only moves between them.
+  await fixture(page, 'x2');
+  await playButton(page).click();
+  await expectPhase(page, 'ready');
+  await goAll(page).click();
+  await page.evaluate(() => window.spincake!.advance(1_100));
+  await expectPhase(page, 'revealed');
+  // The card a beat after the last wheel rests (a wheel's rest is seen once the clock stops).
+  await page.evaluate(() => window.spincake!.advance(150));
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  const play = await lastPlay(page);
+  expect(await page.evaluate(() => window.spincake!.cursors())).toEqual(play.wheels.map((w) => w.stop));
+  await page.evaluate(() => window.spincake!.advance(2_000));
+  await expect(body(page)).toHaveAttribute('data-overlay', 'shown');
+  await expect(dialog.locator('.total-value')).toHaveText(euros(play.winCents));
+  await dialog.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await expectPhase(page, 'idle');
+  await expect(playButton(page)).toBeFocused();
+
+  // Off again, and kept off.
+  await quick.click();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Rotation rapide' })).toHaveAttribute('aria-checked', 'false');
 });
 
 test('the page loads without a console error (the favicon is served)', async ({ page }) => {

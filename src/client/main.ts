@@ -74,6 +74,7 @@ async function boot(): Promise<void> {
     goAll: () => controller?.goAll(),
     stake: (s) => controller?.selectStake(s),
     toggleMute: () => controller?.toggleMute(),
+    toggleQuickSpin: () => controller?.toggleQuickSpin(),
     history: () => {
       if (hud.resultOpen) return;
       historyPanel.open();

@@ -16,7 +16,7 @@ import {
   settle,
 } from './fakes.ts';
 import { mulberry32 } from '../../common/seededRandom.ts';
-import { restingPlace } from './spin.ts';
+import { restingPlace, spinLengthS } from './spin.ts';
 
 const STORED = { 'spincake.token': 'token-kept' };
 
@@ -493,6 +493,60 @@ describe('GameController network failures', () => {
     expect(game.api.callsOf('progress')).toHaveLength(4);
     expect(game.api.callsOf('finish')).toHaveLength(1);
     expect(game.clock.waits).toEqual([500, 1_000, 1_500, 2_000]);
+  });
+});
+
+describe('GameController quick spin', () => {
+  it('is off at first, and every spin then is the full show', async () => {
+    const game = setUp();
+    await buy(game, makePlay({}));
+    expect(game.controls.quickSpin).toBe(false);
+    game.controller.goAll();
+    expect(game.table.spins.every((s) => spinLengthS(s.plan) > 4)).toBe(true);
+  });
+
+  it('turned on, is remembered, and makes every spin short on the same stops, the card sooner', async () => {
+    const game = setUp();
+    await game.controller.start();
+    game.controller.toggleQuickSpin();
+    expect(game.controls.quickSpin).toBe(true);
+    expect(game.storage.map.get('spincake.quickSpin')).toBe('on');
+
+    // A reload: a new controller on the same storage finds the setting on.
+    const again = setUp({ storage: Object.fromEntries(game.storage.map) });
+    const play = await buy(again, makePlay({ stops: [5, 0, 3, 1] }));
+    expect(again.controls.quickSpin).toBe(true);
+    again.controller.goAll();
+    expect(again.table.spins).toHaveLength(4);
+    expect(again.table.spins.every((s) => spinLengthS(s.plan) <= 1.1)).toBe(true);
+    await again.table.land();
+    expect(again.table.cursors()).toEqual([5, 0, 3, 1]);
+    expect(again.clock.pending.map((p) => p.seconds)).toEqual([0.15]);
+    again.clock.runLater();
+    expect(again.controls.results).toEqual([{ playId: play.playId }]);
+  });
+
+  it('turned off again, spins are full again and the choice is kept', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.quickSpin': 'on' } });
+    await buy(game, makePlay({}));
+    game.controller.toggleQuickSpin();
+    expect(game.controls.quickSpin).toBe(false);
+    expect(game.storage.map.get('spincake.quickSpin')).toBe('off');
+    game.controller.goAll();
+    expect(game.table.spins.every((s) => spinLengthS(s.plan) > 4)).toBe(true);
+  });
+
+  it('a round with the common GO still takes three actions: « Jouer », GO, « Nouvelle partie »', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.quickSpin': 'on' } });
+    await buy(game, makePlay({})); // 1: « Jouer »
+    game.controller.goAll(); // 2: GO
+    await game.table.land();
+    game.clock.runLater();
+    expect(game.controls.results).toHaveLength(1);
+    game.controller.closeResult(); // 3: « Nouvelle partie »
+    await settle();
+    expect(game.controller.round.phase).toBe('idle');
+    expect(game.controls.controls).toMatchObject({ canPlay: true });
   });
 });
 

@@ -14,7 +14,7 @@ import { announceResult, celebrateResult, checkAgainstRules, playDate, type Reve
 import * as round from './round.ts';
 import { Session } from './session.ts';
 import { SessionTally } from './sessionTally.ts';
-import { planSpin } from './spin.ts';
+import { planSpin, type SpinPace } from './spin.ts';
 import type { ControlsView, ShownWheels, TableView } from './views.ts';
 
 export interface ControllerDeps {
@@ -41,7 +41,8 @@ export interface ControllerDeps {
 }
 
 const START_RETRY_MS = 2_000;
-const CARD_DELAY_S = 0.6;
+/** From the last wheel's rest to the card, at each pace: a beat to see the wheels. */
+const CARD_DELAY_S: Record<SpinPace, number> = { full: 0.6, quick: 0.15, reduced: 0 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -66,12 +67,15 @@ export class GameController {
   private replaying: Replay | null = null;
   private readonly memory: Memory;
   private readonly tally: SessionTally;
+  /** The player's quick-spin setting (remembered): every spin short, on the same stops. */
+  private quickSpin: boolean;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
     this.memory = new Memory(d.storage);
     this.tally = new SessionTally(d.storage, d.now ?? Date.now);
     this.stake = this.memory.stake() ?? this.stake;
+    this.quickSpin = this.memory.quickSpin();
     this.session = new Session(d.api, d.storage, d.launchToken ?? null);
     this.reports = new ProgressReports(d.api, this.wait);
     this.out = d;
@@ -92,6 +96,7 @@ export class GameController {
 
   async start(): Promise<void> {
     this.d.controls.setMuted(this.d.audio.muted);
+    this.d.controls.setQuickSpin(this.quickSpin);
     this.showSegments(null);
     this.render();
     for (;;) {
@@ -177,6 +182,20 @@ export class GameController {
     this.d.audio.unlock();
     this.d.audio.setMuted(!this.d.audio.muted);
     this.d.controls.setMuted(this.d.audio.muted);
+  }
+
+  /** Quick spins on or off, kept for the next visits; the spins already turning keep their pace. */
+  toggleQuickSpin(): void {
+    this.d.audio.unlock();
+    this.d.audio.play('click');
+    this.quickSpin = !this.quickSpin;
+    this.memory.keepQuickSpin(this.quickSpin);
+    this.d.controls.setQuickSpin(this.quickSpin);
+  }
+
+  /** How the next spin moves: reduced motion first, then the player's setting. */
+  private pace(): SpinPace {
+    return this.d.reducedMotion ? 'reduced' : this.quickSpin ? 'quick' : 'full';
   }
 
   /**
@@ -321,7 +340,7 @@ export class GameController {
 
   /** Turns wheel `i` to the play's stop; `stopped` follows when it rests. */
   private spin(play: Play, i: number): void {
-    const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.d.reducedMotion);
+    const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.pace());
     void this.d.table.spin(i, plan, this.d.reducedMotion).then(() => this.stopped(play, i));
   }
 
@@ -347,7 +366,7 @@ export class GameController {
     }
     celebrateResult(play, this.out);
     this.render();
-    this.d.later(this.d.reducedMotion ? 0 : CARD_DELAY_S, () => {
+    this.d.later(CARD_DELAY_S[this.pace()], () => {
       if (replay) {
         if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
           this.d.controls.showResult(play, this.d.reducedMotion, playDate(play, this.d.locale));

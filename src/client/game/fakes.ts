@@ -200,6 +200,7 @@ export class FakeControls implements ControlsView {
   controls: ControlsState | null = null;
   balance: number | null | undefined = undefined;
   muted: boolean | null = null;
+  quickSpin: boolean | null = null;
   readonly messages: (string | null)[] = [];
   readonly announced: string[] = [];
   readonly results: { playId: string; replayOf?: string }[] = [];
@@ -223,6 +224,9 @@ export class FakeControls implements ControlsView {
   }
   setMuted(muted: boolean): void {
     this.muted = muted;
+  }
+  setQuickSpin(on: boolean): void {
+    this.quickSpin = on;
   }
   showMessage(text: string | null): void {
     this.messages.push(text);

@@ -15,6 +15,19 @@ describe('Memory', () => {
     }
   });
 
+  it('keeps the quick-spin setting, off until the player turns it on', () => {
+    const storage = memoryStorage({});
+    const memory = new Memory(storage);
+    expect(memory.quickSpin()).toBe(false);
+    memory.keepQuickSpin(true);
+    expect(storage.getItem('spincake.quickSpin')).toBe('on');
+    expect(new Memory(storage).quickSpin()).toBe(true);
+    memory.keepQuickSpin(false);
+    expect(new Memory(storage).quickSpin()).toBe(false);
+    storage.setItem('spincake.quickSpin', 'yes please');
+    expect(memory.quickSpin()).toBe(false);
+  });
+
   it('keeps which play’s result was shown, until it is closed', () => {
     const storage = memoryStorage({});
     const memory = new Memory(storage);

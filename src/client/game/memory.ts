@@ -4,10 +4,11 @@ type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 const STAKE_KEY = 'spincake.stake';
 const RESULT_KEY = 'spincake.resultShown';
+const QUICK_SPIN_KEY = 'spincake.quickSpin';
 
 /**
  * What the page remembers across reloads of the player's own choices: the stake picked,
- * and which play's result card was up. It never holds an outcome: the result shown
+ * which play's result card was up, and whether spins are quick. It never holds an outcome: the result shown
  * again after a reload is the server's play, found in its history by this playId.
  */
 export class Memory {
@@ -21,6 +22,15 @@ export class Memory {
 
   keepStake(stake: StakeCents): void {
     this.storage.setItem(STAKE_KEY, String(stake));
+  }
+
+  /** Whether the player chose quick spins (off unless they did). */
+  quickSpin(): boolean {
+    return this.storage.getItem(QUICK_SPIN_KEY) === 'on';
+  }
+
+  keepQuickSpin(on: boolean): void {
+    this.storage.setItem(QUICK_SPIN_KEY, on ? 'on' : 'off');
   }
 
   /** The play whose result card was up when the page went away, if any. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   boundaryCount,
   planSpin,
+  spinLengthS,
   restingPlace,
   SAFE_FRACTION,
   SEGMENT_DEG,
@@ -53,8 +54,8 @@ describe('spinTarget at the edge of float rounding', () => {
 
 describe('planSpin', () => {
   it('gives wheels different turns and durations from different random draws', () => {
-    const a = planSpin(0, 1, () => 0.1, false);
-    const b = planSpin(0, 1, () => 0.9, false);
+    const a = planSpin(0, 1, () => 0.1, 'full');
+    const b = planSpin(0, 1, () => 0.9, 'full');
     expect(a.turns).not.toBe(b.turns);
     expect(a.durationS).not.toBe(b.durationS);
     expect(segmentUnderCursor(a.to)).toBe(1);
@@ -62,9 +63,39 @@ describe('planSpin', () => {
   });
 
   it('is short under reduced motion', () => {
-    const plan = planSpin(10, 3, () => 0.5, true);
-    expect(plan.durationS).toBeLessThan(1.5);
+    const plan = planSpin(10, 3, () => 0.5, 'reduced');
+    expect(spinLengthS(plan)).toBeLessThan(1.5);
+    expect(plan.kickS).toBe(0);
+    expect(plan.settleS).toBe(0);
     expect(segmentUnderCursor(plan.to)).toBe(3);
+  });
+
+  it('under reduced motion draws only the landing point, as before quick spins', () => {
+    let draws = 0;
+    planSpin(0, 2, () => (draws++, 0.5), 'reduced');
+    expect(draws).toBe(1);
+  });
+
+  it('makes a quick spin a short one (kick, run, settle) on the same stop, still turning forward', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.array(fc.double({ min: 0, max: 0.999_999, noNaN: true }), { minLength: 3, maxLength: 3 }),
+        (from, stop, draws) => {
+          const full = planSpin(from, stop, () => draws[0]!, 'full');
+          let i = 0;
+          const quick = planSpin(from, stop, () => draws[i++]!, 'quick');
+          expect(segmentUnderCursor(quick.to)).toBe(stop);
+          expect(quick.turns).toBeGreaterThanOrEqual(2);
+          expect(quick.to - from).toBeGreaterThanOrEqual(360 * quick.turns);
+          expect(quick.kickS).toBeGreaterThan(0);
+          expect(quick.settleS).toBeGreaterThan(0);
+          expect(spinLengthS(quick)).toBeLessThanOrEqual(1.1);
+          expect(spinLengthS(full)).toBeGreaterThan(4);
+        },
+      ),
+    );
   });
 });
 

@@ -25,14 +25,6 @@ export function boundaryCount(rotationDeg: number): number {
 /** Where the cursor may land inside a segment: the middle 60 %, never near an edge. */
 export const SAFE_FRACTION = 0.6;
 
-export interface SpinPlan {
-  from: number;
-  to: number;
-  /** Full turns before the target, so wheels differ. */
-  turns: number;
-  durationS: number;
-}
-
 /**
  * The final angle for a wheel now at `fromDeg` to stop on segment `stop`: always
  * forward (clockwise), at least `turns` full turns, the cursor at `offset` (−1…1) of
@@ -47,14 +39,54 @@ export function spinTarget(fromDeg: number, stop: number, turns: number, offset:
 }
 
 /**
- * A spin for one wheel with its own small differences (turns, duration, landing
- * point), drawn from `random` so tests can fix them; short when motion is reduced.
+ * How a spin moves: `full` (the show), `quick` (the player's quick-spin setting: the same
+ * kick, run and settle, compressed), `reduced` (reduced motion: one plain turn).
  */
-export function planSpin(fromDeg: number, stop: number, random: () => number, reducedMotion: boolean): SpinPlan {
-  const turns = reducedMotion ? 1 : 4 + Math.floor(random() * 3);
-  const durationS = reducedMotion ? 0.9 : 3.6 + random() * 1.4;
+export type SpinPace = 'full' | 'quick' | 'reduced';
+
+export interface SpinPlan {
+  from: number;
+  to: number;
+  /** Full turns before the target, so wheels differ. */
+  turns: number;
+  /** The run to the target (with its small overshoot). */
+  durationS: number;
+  /** The kick back before the run; 0: none (reduced motion). */
+  kickS: number;
+  /** The settle from the overshoot onto the target; 0: no overshoot (reduced motion). */
+  settleS: number;
+}
+
+const PACES: Record<SpinPace, { turns: [number, number]; runS: [number, number]; kickS: number; settleS: number }> = {
+  full: { turns: [4, 3], runS: [3.6, 1.4], kickS: 0.22, settleS: 0.45 },
+  quick: { turns: [2, 2], runS: [0.6, 0.2], kickS: 0.06, settleS: 0.18 },
+  reduced: { turns: [1, 0], runS: [0.9, 0], kickS: 0, settleS: 0 },
+};
+
+/** A spin's length from its start until the wheel rests on its stop. */
+export function spinLengthS(plan: SpinPlan): number {
+  return plan.kickS + plan.durationS + plan.settleS;
+}
+
+/**
+ * A spin for one wheel with its own small differences (turns, duration, landing
+ * point), drawn from `random` so tests can fix them; short when motion is reduced or
+ * the player chose quick spins. A fixed part draws nothing (reduced motion: only the
+ * landing point), so a seeded table falls as it did before quick spins existed.
+ */
+export function planSpin(fromDeg: number, stop: number, random: () => number, pace: SpinPace): SpinPlan {
+  const p = PACES[pace];
+  const turns = p.turns[0] + (p.turns[1] > 0 ? Math.floor(random() * p.turns[1]) : 0);
+  const durationS = p.runS[0] + (p.runS[1] > 0 ? random() * p.runS[1] : 0);
   const offset = random() * 2 - 1;
-  return { from: fromDeg, to: spinTarget(fromDeg, stop, turns, offset), turns, durationS };
+  return {
+    from: fromDeg,
+    to: spinTarget(fromDeg, stop, turns, offset),
+    turns,
+    durationS,
+    kickS: p.kickS,
+    settleS: p.settleS,
+  };
 }
 
 /**

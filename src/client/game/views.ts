@@ -40,6 +40,8 @@ export interface ControlsView {
   setControls(c: ControlsState): void;
   setBalance(cents: number | null): void;
   setMuted(muted: boolean): void;
+  /** The quick-spin setting as it stands (its switch; the card's own animation follows it). */
+  setQuickSpin(on: boolean): void;
   showMessage(text: string | null): void;
   announce(text: string): void;
   showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;

@@ -17,6 +17,7 @@ export const en: Strings = {
   balance: 'Balance',
   mute: 'Mute',
   unmute: 'Unmute',
+  quickSpin: 'Quick spin',
   history: 'History',
   rules: 'Rules',
   close: 'Close',

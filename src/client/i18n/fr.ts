@@ -17,6 +17,7 @@ export const fr: Strings = {
   balance: 'Solde',
   mute: 'Couper le son',
   unmute: 'Remettre le son',
+  quickSpin: 'Rotation rapide',
   history: 'Historique',
   rules: 'Règlement',
   close: 'Fermer',

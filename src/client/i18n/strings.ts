@@ -17,6 +17,8 @@ export interface Strings {
   balance: string;
   mute: string;
   unmute: string;
+  /** The quick-spin switch's name (role switch: its state is said as on/off). */
+  quickSpin: string;
   history: string;
   rules: string;
   close: string;

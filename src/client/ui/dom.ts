@@ -45,4 +45,5 @@ export const ICONS = {
   history: ['M3 12a9 9 0 1 0 3-6.7', 'M3 4v5h5', 'M12 7v5l3 2'],
   rules: ['M6 3h9l4 4v14H6z', 'M14 3v5h5', 'M9 12h7', 'M9 16h7'],
   close: ['M6 6l12 12', 'M18 6L6 18'],
+  quickSpin: ['M13 2L4 14h7l-1 8 9-12h-7z'],
 };

@@ -74,9 +74,10 @@ export class WheelView {
       } else {
         // A kick back, the long run with a little overshoot, then a settle onto the target.
         const overshoot = 3 + (plan.durationS % 1) * 3;
-        tl.to(angle, { deg: plan.from - 10, duration: 0.22, ease: 'power2.out', onUpdate: update })
+        // (A quick spin has the same three moves, shorter: see planSpin.)
+        tl.to(angle, { deg: plan.from - 10, duration: plan.kickS, ease: 'power2.out', onUpdate: update })
           .to(angle, { deg: plan.to + overshoot, duration: plan.durationS, ease: 'power3.out', onUpdate: update })
-          .to(angle, { deg: plan.to, duration: 0.45, ease: 'sine.inOut', onUpdate: update });
+          .to(angle, { deg: plan.to, duration: plan.settleS, ease: 'sine.inOut', onUpdate: update });
       }
       this.timeline = tl;
     });
