@@ -182,15 +182,19 @@ export class Hud implements ControlsView {
 
   relayout(layout: Layout): void {
     this.root.dataset.layout = layout.mode;
+    // The DOM layer is drawn at the design size and zoomed by the layout's scale on large
+    // screens (styles.css, --ui-scale): what it is given here is in design pixels.
+    const s = layout.scale;
+    this.root.style.setProperty('--ui-scale', String(s));
     layout.goButtons.forEach((r, i) => {
       const b = this.goButtons[i]!;
-      b.style.left = `${r.x}px`;
-      b.style.top = `${r.y}px`;
-      b.style.width = `${r.width}px`;
-      b.style.height = `${r.height}px`;
+      b.style.left = `${r.x / s}px`;
+      b.style.top = `${r.y / s}px`;
+      b.style.width = `${r.width / s}px`;
+      b.style.height = `${r.height / s}px`;
     });
-    this.bar.style.height = `${layout.bar.height}px`;
-    this.root.style.setProperty('--footer', `${layout.footer.height}px`);
+    this.bar.style.height = `${layout.bar.height / s}px`;
+    this.root.style.setProperty('--footer', `${layout.footer.height / s}px`);
   }
 
   /** A demo balance is play money: said on it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, MIN_TAP, PLATE, type Layout, type Rect } from './layout.ts';
+import { computeLayout, layoutScale, MIN_TAP, PLATE, type Layout, type Rect } from './layout.ts';
 
 const inside = (r: Rect, l: Layout) => r.x >= 0 && r.y >= 0 && r.x + r.width <= l.width && r.y + r.height <= l.height;
 const overlaps = (a: Rect, b: Rect) =>
@@ -36,11 +36,46 @@ describe('computeLayout', () => {
     for (const go of l.goButtons) expect(go.height).toBeGreaterThanOrEqual(MIN_TAP);
   });
 
+  it('1280×720 and the phones: drawn at the design size (scale 1)', () => {
+    const l = computeLayout(1280, 720);
+    expect(l.scale).toBe(1);
+    expect(l.wheels[0]!.radius).toBe(134.5);
+    expect([l.header.height, l.bar.height, l.footer.height]).toEqual([64, 92, 28]);
+    expect(l.goButtons[0]).toMatchObject({ width: 96, height: 48 });
+    for (const [w, h] of [
+      [390, 844],
+      [844, 390],
+      [320, 568],
+      [2000, 480],
+    ] as const)
+      expect(computeLayout(w, h).scale).toBe(1);
+  });
+
+  it('1920×1080: everything 1.5 × bigger, the wheels past the old 150 px cap, still a row of four', () => {
+    const l = computeLayout(1920, 1080);
+    expect(l.scale).toBe(1.5);
+    expect(new Set(l.wheels.map((w) => w.y)).size).toBe(1);
+    expect(l.wheels[0]!.radius).toBeGreaterThanOrEqual(200);
+    expect([l.header.height, l.bar.height, l.footer.height]).toEqual([96, 138, 42]);
+    expect(l.goButtons[0]).toMatchObject({ width: 144, height: 72 });
+  });
+
+  it('grows with the smaller of the two ratios to 1280×720, at most twice', () => {
+    expect(layoutScale('desktop', 1920, 800)).toBe(1.11);
+    expect(layoutScale('desktop', 1366, 768)).toBe(1.06);
+    expect(layoutScale('desktop', 3840, 2160)).toBe(2);
+    expect(layoutScale('desktop', 1024, 768)).toBe(1);
+    expect(layoutScale('portrait', 1920, 1080)).toBe(1);
+  });
+
   for (const [w, h] of [
     [1280, 720],
     [390, 844],
     [844, 390],
     [1920, 1080],
+    [1920, 800],
+    [2560, 1440],
+    [3840, 2160],
     [360, 640],
     [768, 1024],
   ] as const) {

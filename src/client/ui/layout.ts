@@ -22,6 +22,12 @@ export interface Layout {
   width: number;
   height: number;
   mode: LayoutMode;
+  /**
+   * How much bigger than at 1280×720 the table is drawn: 1 up to that size and on phones,
+   * more on large desktop screens (1.5 at 1920×1080). The wheels, buttons, bar and header
+   * grow by it; the DOM layer gets it as `--ui-scale`.
+   */
+  scale: number;
   header: Rect;
   bar: Rect;
   /** The responsible-gaming line, under the bar. */
@@ -32,7 +38,12 @@ export interface Layout {
 
 /** Smallest tap target on touch screens (WCAG / platform guidelines). */
 export const MIN_TAP = 44;
+/** The biggest wheel at the 1280×720 design size; large screens scale it up. */
 const MAX_RADIUS = 150;
+/** The desktop design size: below it the layout is as designed, above it everything grows. */
+export const DESIGN = { width: 1280, height: 720 };
+/** No bigger than twice the design (a 2560×1440 screen); beyond that, more room around. */
+const MAX_SCALE = 2;
 /** The plate under each cake reaches this far, as a multiple of the wheel's radius. */
 export const PLATE = 1.08;
 
@@ -59,9 +70,31 @@ export function layoutMode(width: number, height: number): LayoutMode {
   return 'desktop';
 }
 
+/** The desktop layout's growth on a screen larger than the design size; 1 everywhere else. */
+export function layoutScale(mode: LayoutMode, width: number, height: number): number {
+  if (mode !== 'desktop') return 1;
+  const fit = Math.min(width / DESIGN.width, height / DESIGN.height, MAX_SCALE);
+  // Two decimals: the same viewport always gives the same sizes, and no sub-pixel jitter.
+  return fit > 1 ? Math.floor(fit * 100) / 100 : 1;
+}
+
+function scaled(m: Metrics, s: number): Metrics {
+  if (s === 1) return m;
+  return {
+    header: m.header * s,
+    bar: m.bar * s,
+    footer: m.footer * s,
+    go: { width: m.go.width * s, height: m.go.height * s },
+    gap: m.gap * s,
+    cursorAbove: m.cursorAbove,
+    pad: m.pad * s,
+  };
+}
+
 export function computeLayout(width: number, height: number): Layout {
   const mode = layoutMode(width, height);
-  const m = METRICS[mode];
+  const scale = layoutScale(mode, width, height);
+  const m = scaled(METRICS[mode], scale);
   const header: Rect = { x: 0, y: 0, width, height: m.header };
   const footer: Rect = { x: 0, y: height - m.footer, width, height: m.footer };
   const bar: Rect = { x: 0, y: footer.y - m.bar, width, height: m.bar };
@@ -76,7 +109,7 @@ export function computeLayout(width: number, height: number): Layout {
     const cellH = area.height / rows;
     const byWidth = (cellW - m.gap) / (2 * PLATE);
     const byHeight = (cellH - m.go.height - 2 * m.gap) / (2 + m.cursorAbove);
-    return { cols, rows, cellW, cellH, radius: Math.max(8, Math.min(MAX_RADIUS, byWidth, byHeight)) };
+    return { cols, rows, cellW, cellH, radius: Math.max(8, Math.min(MAX_RADIUS * scale, byWidth, byHeight)) };
   });
   const best = arrangements[0]!.radius >= arrangements[1]!.radius ? arrangements[0]! : arrangements[1]!;
 
@@ -98,7 +131,7 @@ export function computeLayout(width: number, height: number): Layout {
       height: m.go.height,
     });
   }
-  return { width, height, mode, header, bar, footer, wheels, goButtons };
+  return { width, height, mode, scale, header, bar, footer, wheels, goButtons };
 }
 
 const round = (v: number) => Math.round(v * 2) / 2;
