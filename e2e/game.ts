@@ -47,7 +47,13 @@ async function testHook(page: Page, path: string, data: unknown): Promise<void> 
 /** The player's next unit shows this pair (server fixture, test mode only). */
 export const fixture = (page: Page, pair: PairKey) => testHook(page, 'fixture', { pair });
 export const setBalance = (page: Page, balanceCents: number) => testHook(page, 'balance', { balanceCents });
-export const setSales = (page: Page, open: boolean, message?: string) => testHook(page, 'sales', { open, message });
+/** Opens or closes sales; `dates`: the window told to players, as SALES_OPENS_AT / SALES_CLOSES_AT give it. */
+export const setSales = (
+  page: Page,
+  open: boolean,
+  message?: string,
+  dates?: { opensAt: string | null; closesAt: string | null },
+) => testHook(page, 'sales', { open, message, ...dates });
 export const exhaust = (page: Page, stakeCents: number) => testHook(page, 'exhaust', { stakeCents });
 
 export async function serverPlays(page: Page): Promise<Play[]> {

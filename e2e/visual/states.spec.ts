@@ -13,7 +13,7 @@ import {
   setSales,
   stake,
 } from '../game.ts';
-import { expect, expectPicture, idleWithStake, openTable, seededFixture, test } from './visual.ts';
+import { expect, expectPicture, FROZEN_SERVER_TIME, idleWithStake, openTable, seededFixture, test } from './visual.ts';
 
 /**
  * One picture per state of the table, in every project (desktop 1280×720, mobile
@@ -158,16 +158,59 @@ test('sound muted', async ({ page }) => {
   await expectPicture(page, 'muted');
 });
 
+test('quick spin on', async ({ page }) => {
+  await openTable(page);
+  await page.getByRole('switch', { name: 'Rotation rapide' }).click();
+  await expect(page.getByRole('switch', { name: 'Rotation rapide' })).toHaveAttribute('aria-checked', 'true');
+  await expectPicture(page, 'quick-spin-on');
+});
+
+test.describe('a large desktop screen, 1920×1080', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+  // The layout scales up only in desktop mode: a phone's viewport is its own projects' business.
+  test.skip(({ isMobile }) => isMobile, 'phones have their own viewports (mobile-portrait, mobile-landscape)');
+
+  test('idle table', async ({ page }) => {
+    await idleWithStake(page, 2);
+    await expectPicture(page, 'large-idle');
+  });
+
+  test('result card', async ({ page }) => {
+    await openTable(page);
+    await seededFixture(page, 'x7');
+    await buy(page);
+    await goAll(page).click();
+    await revealAll(page);
+    await expectPicture(page, 'large-overlay-x7');
+  });
+
+  test('a message over the bar', async ({ page }) => {
+    await openTable(page);
+    await setBalance(page, 50);
+    await page.reload();
+    await expect(body(page)).toHaveAttribute('data-ready', 'true');
+    await page.evaluate(() => window.spincake!.freeze());
+    await expect(page.getByRole('alert')).toContainText('est insuffisant pour jouer');
+    await expectPicture(page, 'large-insufficient-balance');
+  });
+});
+
 test.describe('on a server of their own', () => {
   test.use({ privateServer: true });
 
   test('sales closed', async ({ page }) => {
+    // The page's calendar stands with the server's, inside the configured window.
+    await page.clock.setFixedTime(FROZEN_SERVER_TIME);
     await openTable(page);
-    await setSales(page, false, 'Ventes suspendues pour maintenance.');
+    await setSales(page, false, 'Ventes suspendues pour maintenance.', {
+      opensAt: '2026-06-01T09:00:00+02:00',
+      closesAt: '2026-09-30T20:00:00+02:00',
+    });
     await page.reload();
     await expect(body(page)).toHaveAttribute('data-ready', 'true');
     await page.evaluate(() => window.spincake!.freeze());
     await expect(page.getByRole('alert')).toContainText('Ventes suspendues pour maintenance.');
+    await expect(page.getByRole('alert')).toContainText('du 1 juin 2026 à 09:00 au 30 septembre 2026 à 20:00');
     await expect(playButton(page)).toBeDisabled();
     await expectPicture(page, 'sales-closed');
   });

@@ -217,6 +217,8 @@ describe('test mode', () => {
       ['/api/test/balance', { balanceCents: 1.5 }],
       ['/api/test/exhaust', { stakeCents: 4 }],
       ['/api/test/sales', { open: 'no' }],
+      ['/api/test/sales', { open: false, opensAt: 'next tuesday' }],
+      ['/api/test/sales', { open: false, opensAt: '2026-07-01T08:00:00Z', closesAt: '2026-06-01T08:00:00Z' }],
     ] as const) {
       const reply = await call<ApiError>(s.url, 'POST', route, { token, body });
       expect(reply.status, route).toBe(400);
@@ -246,6 +248,22 @@ describe('test mode', () => {
     expect((await call(s.url, 'GET', '/api/plays', { token })).status).toBe(200);
     await call(s.url, 'POST', '/api/test/sales', { body: { open: true } });
     expect((await play(s, token, 100)).status).toBe(200);
+  });
+
+  it('closes sales with the window the players are told of (the dates SALES_OPENS_AT / SALES_CLOSES_AT give)', async () => {
+    const closed = await call<SalesWindow>(s.url, 'POST', '/api/test/sales', {
+      body: { open: false, opensAt: '2026-06-01T08:00:00Z', closesAt: '2026-09-30T20:00:00+02:00' },
+    });
+    expect(closed.body).toMatchObject({
+      open: false,
+      opensAt: '2026-06-01T08:00:00.000Z',
+      closesAt: '2026-09-30T18:00:00.000Z',
+    });
+    const account = await call<AccountResponse>(s.url, 'GET', '/api/account', { token });
+    expect(account.body.sales).toEqual(closed.body);
+    // Without dates, the configured window again (none here).
+    const reopened = await call<SalesWindow>(s.url, 'POST', '/api/test/sales', { body: { open: true } });
+    expect(reopened.body).toEqual({ open: true, opensAt: null, closesAt: null, message: '' });
   });
 
   it('exhausts a stake: SOLD_OUT, nothing debited', async () => {

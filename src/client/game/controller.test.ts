@@ -112,10 +112,16 @@ describe('GameController start-up', () => {
 
   it('says when sales are closed, in the operator’s words, and sells nothing', async () => {
     const game = setUp();
-    game.api.accountNow = makeAccount({ sales: { open: false, opensAt: null, closesAt: null, message: 'Fermé' } });
+    const closedStakes = makeAccount().stakes.map((s) => ({ ...s, onSale: false }));
+    game.api.accountNow = makeAccount({
+      stakes: closedStakes,
+      sales: { open: false, opensAt: null, closesAt: null, message: 'Fermé' },
+    });
     await game.controller.start();
     expect(game.controls.message).toBe('Fermé');
     expect(game.controls.controls?.canPlay).toBe(false);
+    // Off sale because sales are closed, not sold out: no stake says « épuisé ».
+    expect(game.controls.stakes?.offers.every((o) => o.onSale)).toBe(true);
     await game.controller.play();
     expect(game.api.callsOf('play')).toEqual([]);
   });

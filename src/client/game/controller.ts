@@ -1,4 +1,4 @@
-import type { AccountResponse, Play } from '../../contract/api.ts';
+import type { AccountResponse, Play, StakeOffer } from '../../contract/api.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { Strings } from '../i18n/index.ts';
@@ -414,6 +414,14 @@ export class GameController {
     return tableMessage(this.sales, this.stake, this.balanceCents, new Date(), this.d.strings, this.d.locale);
   }
 
+  /**
+   * The stakes as their buttons say them. Closed sales take every stake off sale: that is
+   * no sell-out (no « épuisé »), and the message line says why and when.
+   */
+  private stakesShown(): readonly StakeOffer[] {
+    return this.sales.open ? this.sales.offers : this.sales.offers.map((o) => ({ ...o, onSale: true }));
+  }
+
   private setState(next: round.RoundState): void {
     this.state = next;
     this.render();
@@ -424,7 +432,7 @@ export class GameController {
     const s = this.state;
     const c = this.d.controls;
     const idle = s.phase === 'idle' && !this.pending;
-    c.setStakes(this.sales.offers, this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
+    c.setStakes(this.stakesShown(), this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
     c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
     const inRound = s.play && s.phase !== 'revealed';
     c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : this.balanceCents);

@@ -6,6 +6,7 @@ import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
+import type { SalesDates } from '../sales.ts';
 import type { Fixtures } from './fixtures.ts';
 
 /** The test routes' part of the API (docs/api.md, Test mode): defined here, never on a real server. */
@@ -31,8 +32,15 @@ export const BalanceRequestSchema = Type.Object(
 export type BalanceRequest = Static<typeof BalanceRequestSchema>;
 const BalanceResponseSchema = Type.Object({ balanceCents: Type.Integer() });
 
+const SalesDateSchema = Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()]));
 export const SalesRequestSchema = Type.Object(
-  { open: Type.Boolean(), message: Type.Optional(Type.String({ maxLength: 500 })) },
+  {
+    open: Type.Boolean(),
+    message: Type.Optional(Type.String({ maxLength: 500 })),
+    // The window the players are told of, as SALES_OPENS_AT / SALES_CLOSES_AT give it (ISO 8601).
+    opensAt: SalesDateSchema,
+    closesAt: SalesDateSchema,
+  },
   { additionalProperties: false },
 );
 export type SalesRequest = Static<typeof SalesRequestSchema>;
@@ -75,8 +83,25 @@ export function registerTestRoutes(app: FastifyInstance, ctx: AppContext, fixtur
     '/api/test/sales',
     { schema: { body: SalesRequestSchema, response: withErrors(SalesWindowSchema, 400) } },
     async (request): Promise<SalesWindow> => {
-      ctx.sales.setOverride(request.body.open, request.body.message ?? null);
+      const { open, message, opensAt, closesAt } = request.body;
+      const dates = opensAt === undefined && closesAt === undefined ? null : salesDates(opensAt, closesAt);
+      ctx.sales.setOverride(open, message ?? null, dates);
       return ctx.sales.window(ctx.clock());
     },
   );
+}
+
+/** The override's dates, checked as the configuration checks SALES_OPENS_AT / SALES_CLOSES_AT. */
+function salesDates(opensAt: string | null | undefined, closesAt: string | null | undefined): SalesDates {
+  const date = (name: string, iso: string | null | undefined): Date | null => {
+    if (iso === null || iso === undefined) return null;
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime())) throw new ApiError('INVALID_INPUT', `${name} is not a date: ${iso}`);
+    return d;
+  };
+  const dates = { opensAt: date('opensAt', opensAt), closesAt: date('closesAt', closesAt) };
+  if (dates.opensAt && dates.closesAt && dates.closesAt <= dates.opensAt) {
+    throw new ApiError('INVALID_INPUT', 'closesAt must come after opensAt');
+  }
+  return dates;
 }
