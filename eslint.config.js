@@ -181,9 +181,14 @@ export default tseslint.config(
     'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*).',
   ),
   layer(
+    ['src/durability/**'],
+    ['../**', 'fastify', '@fastify/*', 'better-sqlite3', 'pg', 'pixi.js', 'gsap', 'howler'],
+    'src/durability (group fsync of a SQLite WAL) is shared by the game’s SQLite store and the reference wallet: it imports only Node.',
+  ),
+  layer(
     ['src/operator/**'],
     ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', '@fastify/*', 'pg', 'pixi.js', 'gsap', 'howler'],
-    'src/operator (the reference operator wallet) imports only src/wallet, src/common, Node, fastify and better-sqlite3.',
+    'src/operator (the reference operator wallet) imports only src/wallet, src/common, src/durability, Node, fastify and better-sqlite3.',
   ),
   {
     // The reference wallet is a service of its own: nothing else in src imports it. A rule of its own

@@ -31,7 +31,7 @@ import {
 } from '../walletRows.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { migrate } from './migrations.ts';
-import { WalSync } from './walSync.ts';
+import { WalSync } from '../../../durability/walSync.ts';
 
 /** The values of one INSERT INTO plays, in column order (launched and finished keep their defaults). */
 type PlayInsert = [
