@@ -146,7 +146,9 @@ async function run(args: string[]): Promise<number> {
     case 'report': {
       const store = await openStore(config, new BlockLibrary());
       try {
-        const report = await store.readSnapshot(async () => salesReport(await store.listBlocks(), await store.soldLots()));
+        const report = await store.readSnapshot(async () =>
+          salesReport(await store.listBlocks(), await store.soldLots()),
+        );
         console.log(rest.includes('--json') ? JSON.stringify(report, null, 2) : formatSalesReport(report));
       } finally {
         await store.close();
@@ -165,7 +167,9 @@ async function run(args: string[]): Promise<number> {
       console.log(
         `backed up to ${summary.file}: ${summary.bytes} bytes, ${summary.plays} plays, schema version ${summary.schemaVersion}, integrity ok`,
       );
-      console.log(`the block files it names stay in ${path.join(config.dataDir, 'blocks')}: copy them once (they never change)`);
+      console.log(
+        `the block files it names stay in ${path.join(config.dataDir, 'blocks')}: copy them once (they never change)`,
+      );
       return 0;
     }
     default:

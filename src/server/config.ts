@@ -215,6 +215,7 @@ function metrics(env: Env): ServerConfig['metrics'] {
   const port = integer(env, 'METRICS_PORT', 9464, 0, 65_535);
   // Loopback by default: a scraper on the same host, or a private interface named on purpose.
   const host = read(env, 'METRICS_HOST') ?? '127.0.0.1';
-  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new ConfigError(`METRICS_HOST is not a host name or address: "${host}"`);
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host))
+    throw new ConfigError(`METRICS_HOST is not a host name or address: "${host}"`);
   return { port, host };
 }

@@ -30,13 +30,18 @@ describe('metrics on a port of their own', () => {
 
   it('counts plays per stake, refusals per code, requests per route, batches and units left', async () => {
     const before = await scrape(server);
-    for (const stake of STAKES_CENTS) expect(sample(before, 'spincake_plays_sold_total', `stake_cents="${stake}"`)).toBe(0);
+    for (const stake of STAKES_CENTS)
+      expect(sample(before, 'spincake_plays_sold_total', `stake_cents="${stake}"`)).toBe(0);
     const openOneEuro = (await server.store.listBlocks()).find((b) => b.stakeCents === 100 && b.status === 'open')!;
     const leftBefore = openOneEuro.count - openOneEuro.nextPosition;
 
     const { token } = await demoSession(server.url);
     const first = newPlayId();
-    for (const reply of await Promise.all([play(server, token, 100, first), play(server, token, 100), play(server, token, 100)])) {
+    for (const reply of await Promise.all([
+      play(server, token, 100, first),
+      play(server, token, 100),
+      play(server, token, 100),
+    ])) {
       expect(reply.status).toBe(200);
     }
     expect((await play(server, token, 200)).status).toBe(200);
@@ -57,8 +62,16 @@ describe('metrics on a port of their own', () => {
     // Per route pattern, never the raw URL (no playId in any label).
     const plays = 'method="POST",route="/api/plays",status="200"';
     expect(sample(after, 'spincake_http_request_duration_seconds_count', plays)).toBe(5);
-    expect(sample(after, 'spincake_http_request_duration_seconds_count', 'method="GET",route="/api/plays/:playId",status="200"')).toBe(1);
-    expect(sample(after, 'spincake_http_request_duration_seconds_count', 'method="GET",route="unmatched",status="404"')).toBe(1);
+    expect(
+      sample(
+        after,
+        'spincake_http_request_duration_seconds_count',
+        'method="GET",route="/api/plays/:playId",status="200"',
+      ),
+    ).toBe(1);
+    expect(
+      sample(after, 'spincake_http_request_duration_seconds_count', 'method="GET",route="unmatched",status="404"'),
+    ).toBe(1);
     expect(after).not.toContain(first);
     // Five plays in at least one batch, each committed, then flushed to disk.
     const batches = sample(after, 'spincake_play_batch_size_count')!;

@@ -49,8 +49,9 @@ async function untilEveryInstance(
     );
     const done = expected.open
       ? replies.every((r) => r.status === 200) && accounts.every((a) => a.body.sales.open)
-      : replies.every((r) => r.status === 403 && r.body.error.code === 'SALES_CLOSED' && r.body.error.message === expected.message) &&
-        accounts.every((a) => !a.body.sales.open && a.body.sales.message === expected.message);
+      : replies.every(
+          (r) => r.status === 403 && r.body.error.code === 'SALES_CLOSED' && r.body.error.message === expected.message,
+        ) && accounts.every((a) => !a.body.sales.open && a.body.sales.message === expected.message);
     if (done) return Date.now() - started;
     if (Date.now() - started > SEEN_WITHIN_MS) {
       throw new Error(`not seen within ${SEEN_WITHIN_MS} ms: ${JSON.stringify(replies.map((r) => r.body))}`);
@@ -93,7 +94,11 @@ describe('sales open and closed by the operator, on SQLite', () => {
   it('refuses a bad command with its usage and changes nothing', async () => {
     const dataDir = tempDataDir();
     cleanup.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    for (const args of [['sales', 'shut'], ['sales', 'close', '--message'], ['sales', 'open', '--message', 'x']]) {
+    for (const args of [
+      ['sales', 'shut'],
+      ['sales', 'close', '--message'],
+      ['sales', 'open', '--message', 'x'],
+    ]) {
       const result = ops({ DATA_DIR: dataDir }, ...args);
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/^error: /);
@@ -133,6 +138,8 @@ describe.skipIf(!reachable)('sales open and closed by the operator, on two Postg
     const closedAfter = await untilEveryInstance(instances, { open: false, message });
     expect(ops(env, 'sales', 'open').status).toBe(0);
     const openAfter = await untilEveryInstance(instances, { open: true });
-    console.log(`sales change seen by both instances ${closedAfter} ms (close), ${openAfter} ms (open) after the command returned`);
+    console.log(
+      `sales change seen by both instances ${closedAfter} ms (close), ${openAfter} ms (open) after the command returned`,
+    );
   });
 });

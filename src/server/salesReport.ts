@@ -1,4 +1,12 @@
-import { BLOCK_SIZE, blockLotTable, blockPayoutBasisPoints, formatCents, STAKES_CENTS, type Cents, type StakeCents } from '../rules/index.ts';
+import {
+  BLOCK_SIZE,
+  blockLotTable,
+  blockPayoutBasisPoints,
+  formatCents,
+  STAKES_CENTS,
+  type Cents,
+  type StakeCents,
+} from '../rules/index.ts';
 import type { BlockRecord, SoldLot } from './store/types.ts';
 
 /** One lot of a stake: sold so far, next to what the regulation's table gives for the units sold. */
@@ -48,7 +56,8 @@ export function salesReport(blocks: readonly BlockRecord[], soldLots: readonly S
     }));
     // A lot outside the table would be a defect the ledger audit reports; show it rather than hide it.
     for (const [lotCents, sold] of soldByLot) {
-      if (!table.some((row) => row.lotCents === lotCents)) lots.push({ lotCents, perBlock: 0, sold, expectedTenths: 0 });
+      if (!table.some((row) => row.lotCents === lotCents))
+        lots.push({ lotCents, perBlock: 0, sold, expectedTenths: 0 });
     }
     return {
       stakeCents,
@@ -85,10 +94,14 @@ export function formatSalesReport(report: readonly StakeReport[]): string {
         `${stake.blocks.length} block${stake.blocks.length === 1 ? '' : 's'}`,
     );
     for (const block of stake.blocks) {
-      lines.push(`  block ${block.id.slice(0, 16)}…  ${block.status.padEnd(6)}  sold ${count(block.sold)}, left ${count(block.left)}`);
+      lines.push(
+        `  block ${block.id.slice(0, 16)}…  ${block.status.padEnd(6)}  sold ${count(block.sold)}, left ${count(block.left)}`,
+      );
     }
     if (stake.unitsSold > 0) {
-      lines.push('  lot              sold   table for the units sold   per block');
+      lines.push(
+        `  ${'lot'.padStart(12)}  ${'sold'.padStart(9)}  ${'table for the units sold'.padStart(25)}  ${'per block'.padStart(10)}`,
+      );
       for (const lot of stake.lots) {
         const name = lot.lotCents === 0 ? 'no lot' : formatCents(lot.lotCents);
         lines.push(
