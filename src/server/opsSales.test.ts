@@ -29,11 +29,17 @@ interface Instance {
   token: string;
 }
 
+/** Per instance URL and HTTP status: the plays answered so, to check its metrics against. */
+const answered = new Map<string, number>();
+
 async function tryPlay(instance: Instance) {
-  return call<PlayResponse & ApiError>(instance.url, 'POST', '/api/plays', {
+  const reply = await call<PlayResponse & ApiError>(instance.url, 'POST', '/api/plays', {
     token: instance.token,
     body: { stakeCents: 100, playId: newPlayId() },
   });
+  const key = `${instance.url} ${reply.status}`;
+  answered.set(key, (answered.get(key) ?? 0) + 1);
+  return reply;
 }
 
 /** Polls until every instance answers a play as `expected`; the milliseconds it took. */
@@ -113,7 +119,11 @@ describe.skipIf(!reachable)('sales open and closed by the operator, on two Postg
   it('every instance refuses within seconds of `sales close`, and sells again after `sales open`', async () => {
     const database: TestDatabase = await createTestDatabase();
     cleanup.push(() => database.drop());
-    const first = await startTestServer({ DATABASE_URL: database.url, SALES_POLL_MS: String(POLL_MS) });
+    const first = await startTestServer({
+      DATABASE_URL: database.url,
+      SALES_POLL_MS: String(POLL_MS),
+      METRICS_PORT: '0',
+    });
     cleanup.push(() => first.close());
     const dataDir = tempDataDir();
     cleanup.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
