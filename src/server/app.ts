@@ -55,7 +55,8 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT_BYTES,
     logger: loggerOptions(config.logLevel),
     genReqId: requestIdOf,
-    // One log line per request would cost more than the play itself.
+    // Fastify's two lines per request stay off (they would cost more than the play itself);
+    // registerRequestLog writes one, and only at LOG_LEVEL=info or below.
     logController: new LogController({ disableRequestLogging: true }),
     // Strict validation: no type coercion ("100" is not 100), extra fields refused, not dropped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },

@@ -1,8 +1,8 @@
+import path from 'node:path';
 import { BlockFileError } from '../emission/index.ts';
 import { BlockLibrary } from './blocks/blockLibrary.ts';
 import { BlockRefusedError, loadBlockFile } from './blocks/blockLoading.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import path from 'node:path';
 import { auditLedger } from './ledgerAudit.ts';
 import { formatSalesReport, salesReport } from './salesReport.ts';
 import { openStore } from './store/openStore.ts';
