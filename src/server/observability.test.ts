@@ -128,6 +128,20 @@ describe('request ids', () => {
 });
 
 describe('liveness and readiness', () => {
+  it('are never rate limited: probes come often, from one address', async () => {
+    const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect((await call(server.url, 'GET', '/api/health/live')).status).toBe(200);
+        expect((await call(server.url, 'GET', '/api/health/ready')).status).toBe(200);
+      }
+      const limited = await Promise.all([1, 2, 3].map(() => call<ApiError>(server.url, 'GET', '/api/health')));
+      expect(limited.map((r) => r.status)).toContain(429);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('live while the process answers; ready only with the database and a unit on sale', async () => {
     const server = await startTestServer();
     try {
