@@ -27,6 +27,27 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** The operator's wallet for portal players' money; null: portal players play on the game's own ledger. */
   wallet: WalletSettings | null;
+  /** Connection caps, the time to receive a request, the drain time of a shutdown. */
+  limits: ConnectionSettings;
+  /** Redis shared by every instance for the rate limit; null: each instance counts in memory. */
+  redis: RedisSettings | null;
+}
+
+export interface ConnectionSettings {
+  /** The most time to receive a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** Open connections from one address; 0: no cap (behind a proxy, where every connection is the proxy's). */
+  maxConnectionsPerAddress: number;
+  /** Open connections in all. */
+  maxConnections: number;
+  /** On SIGTERM, how long requests in flight may take before their connections are cut. */
+  shutdownDrainSeconds: number;
+}
+
+export interface RedisSettings {
+  url: string;
+  /** Prefix of every key this game writes (several games, or test runs, may share one Redis). */
+  keyPrefix: string;
 }
 
 export interface WalletSettings {
@@ -201,5 +222,35 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'warn'),
     wallet: wallet(env),
+    limits: connectionLimits(env),
+    redis: redis(env),
   };
+}
+
+function connectionLimits(env: Env): ConnectionSettings {
+  return {
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 1, 1_000_000),
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 10, 1, 3600),
+  };
+}
+
+function redis(env: Env): RedisSettings | null {
+  const raw = read(env, 'REDIS_URL');
+  const keyPrefix = read(env, 'REDIS_KEY_PREFIX') ?? 'spincake:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) {
+    throw new ConfigError(`REDIS_KEY_PREFIX must be 1–64 letters, digits or : _ . -, got "${keyPrefix}"`);
+  }
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL must be a URL such as redis://127.0.0.1:6379');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${url.protocol}//…"`);
+  }
+  return { url: raw, keyPrefix };
 }
