@@ -36,6 +36,9 @@ function noRoute(request: FastifyRequest): ApiErrorBody {
   return errorBody('NOT_FOUND', `no route ${request.method} ${shown}`);
 }
 
+/** How long a start waits for Redis (REDIS_URL) before serving with the rate limit in memory. */
+const REDIS_CONNECT_WAIT_MS = 2000;
+
 /** Largest request body accepted: every request of the API fits in a few hundred bytes. */
 export const BODY_LIMIT_BYTES = 4096;
 
@@ -102,7 +105,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const counters = config.redis
     ? new SharedCounters(config.redis, { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) })
     : null;
-  if (counters) app.addHook('onClose', async () => counters.close());
+  if (counters) {
+    app.addHook('onClose', async () => counters.close());
+    // Counted in memory until Redis answers: at start, give it a moment to connect first.
+    await counters.connected(REDIS_CONNECT_WAIT_MS);
+  }
   // The session is read first, so that rate limiting counts per session.
   registerSessionReader(app, context);
   await app.register(fastifyRateLimit, {

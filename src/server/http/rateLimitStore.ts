@@ -72,6 +72,21 @@ export class SharedCounters {
     this.redis.on('error', (error: Error) => this.down(error));
   }
 
+  /** Resolves once connected to Redis, refused, or after `timeoutMs` (counted in memory until Redis answers). */
+  connected(timeoutMs: number): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      // Refused outright: no point waiting; memory counts until a reconnection succeeds.
+      this.redis.once('ready', done);
+      this.redis.once('error', done);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
   incr(key: string, timeWindowMs: number, callback: Callback): void {
     this.redis.eval(INCR_IN_WINDOW, 1, `${this.settings.keyPrefix}rate:${key}`, String(timeWindowMs)).then(
       (result) => {
