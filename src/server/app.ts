@@ -36,7 +36,7 @@ function noRoute(request: FastifyRequest): ApiErrorBody {
   return errorBody('NOT_FOUND', `no route ${request.method} ${shown}`);
 }
 
-/** How long a start waits for Redis (REDIS_URL) before serving with the rate limit in memory. */
+/** How long a start waits at least for Redis (REDIS_URL) before serving with the rate limit in memory. */
 const REDIS_CONNECT_WAIT_MS = 2000;
 
 /** Largest request body accepted: every request of the API fits in a few hundred bytes. */
@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   if (counters) {
     app.addHook('onClose', async () => counters.close());
     // Counted in memory until Redis answers: at start, give it a moment to connect first.
-    await counters.connected(REDIS_CONNECT_WAIT_MS);
+    await counters.connected(Math.max(REDIS_CONNECT_WAIT_MS, config.redis!.timeoutMs));
   }
   // The session is read first, so that rate limiting counts per session.
   registerSessionReader(app, context);

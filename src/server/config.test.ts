@@ -91,6 +91,7 @@ describe('loadConfig', () => {
       SHUTDOWN_DRAIN_SECONDS: '30',
       REDIS_URL: 'redis://10.0.0.5:6379/2',
       REDIS_KEY_PREFIX: 'game-a:',
+      REDIS_TIMEOUT_MS: '250',
     });
     expect(c.limits).toEqual({
       requestTimeoutMs: 2500,
@@ -98,7 +99,8 @@ describe('loadConfig', () => {
       maxConnections: 100,
       shutdownDrainSeconds: 30,
     });
-    expect(c.redis).toEqual({ url: 'redis://10.0.0.5:6379/2', keyPrefix: 'game-a:' });
+    expect(c.redis).toEqual({ url: 'redis://10.0.0.5:6379/2', keyPrefix: 'game-a:', timeoutMs: 250 });
+    expect(loadConfig({ REDIS_URL: 'redis://h' }).redis?.timeoutMs).toBe(500);
   });
 
   it('stops the server with a one-line message on a bad value', () => {

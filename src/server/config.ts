@@ -48,6 +48,8 @@ export interface RedisSettings {
   url: string;
   /** Prefix of every key this game writes (several games, or test runs, may share one Redis). */
   keyPrefix: string;
+  /** How long a request waits for Redis before it is counted in memory instead. */
+  timeoutMs: number;
 }
 
 export interface WalletSettings {
@@ -252,5 +254,5 @@ function redis(env: Env): RedisSettings | null {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${url.protocol}//…"`);
   }
-  return { url: raw, keyPrefix };
+  return { url: raw, keyPrefix, timeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 500, 10, 60_000) };
 }

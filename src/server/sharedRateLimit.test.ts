@@ -78,7 +78,8 @@ describe.skipIf(!mustRun || !postgresUp)('two instances on one database', () => 
     await addTestBlocks(prepared);
     await prepared.close();
 
-    const shared = await instances({ REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: prefix });
+    // A generous timeout: a busy test machine must not make a request fall back to memory.
+    const shared = await instances({ REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: prefix, REDIS_TIMEOUT_MS: '10000' });
     // (The session request is counted under the address: no player yet.)
     expect(await acceptedInAll(shared)).toBe(LIMIT);
     const separate = await instances({});

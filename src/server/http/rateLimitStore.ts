@@ -37,9 +37,6 @@ end
 return {current, ttl}
 `;
 
-/** How long a request waits for Redis before it is counted in memory instead. */
-const REDIS_COMMAND_TIMEOUT_MS = 500;
-
 export interface SharedCounterLog {
   warn(message: string): void;
   info(message: string): void;
@@ -65,7 +62,7 @@ export class SharedCounters {
       // Fail at once while disconnected (no queue), and never retry a count: memory takes over.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      commandTimeout: settings.timeoutMs,
       connectTimeout: 2000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
