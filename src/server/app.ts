@@ -7,7 +7,7 @@ import type { ServerConfig } from './config.ts';
 import { registerSessionReader } from './http/auth.ts';
 import { registerClientFiles } from './http/clientFiles.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
-import { Connections } from './http/connections.ts';
+import { Connections, requestTimeoutOptions } from './http/connections.ts';
 import { ApiError, clientErrorHandler, errorBody, handleError, handleFrameworkError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
 import { SharedCounters, sharedRateLimitStore } from './http/rateLimitStore.ts';
@@ -35,9 +35,6 @@ function noRoute(request: FastifyRequest): ApiErrorBody {
   const shown = path.length > 80 ? `${path.slice(0, 80)}…` : path;
   return errorBody('NOT_FOUND', `no route ${request.method} ${shown}`);
 }
-
-/** How long a start waits at least for Redis (REDIS_URL) before serving with the rate limit in memory. */
-const REDIS_CONNECT_WAIT_MS = 2000;
 
 /** Largest request body accepted: every request of the API fits in a few hundred bytes. */
 export const BODY_LIMIT_BYTES = 4096;
@@ -72,14 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     // While draining, requests get SHUTTING_DOWN in the API's shape (below), not Fastify's 503.
     return503OnClosing: false,
-    // The whole request, headers and body, must arrive within this time: a body sent a byte
-    // at a time cannot hold a connection. Node checks every connectionsCheckingInterval.
-    requestTimeout: config.limits.requestTimeoutMs,
-    http: {
-      requestTimeout: config.limits.requestTimeoutMs,
-      headersTimeout: config.limits.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(config.limits.requestTimeoutMs / 4))),
-    },
+    ...requestTimeoutOptions(config.limits.requestTimeoutMs),
     clientErrorHandler: clientErrorHandler(config.limits.requestTimeoutMs),
     frameworkErrors: handleFrameworkError,
   });
@@ -102,14 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
 
   // With REDIS_URL, every instance counts in the same Redis (memory while it does not answer).
-  const counters = config.redis
-    ? new SharedCounters(config.redis, { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) })
-    : null;
-  if (counters) {
-    app.addHook('onClose', async () => counters.close());
-    // Counted in memory until Redis answers: at start, give it a moment to connect first.
-    await counters.connected(Math.max(REDIS_CONNECT_WAIT_MS, config.redis!.timeoutMs));
-  }
+  const counters = config.redis ? await SharedCounters.open(app, config.redis) : null;
   // The session is read first, so that rate limiting counts per session.
   registerSessionReader(app, context);
   await app.register(fastifyRateLimit, {

@@ -1,5 +1,21 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+
+/**
+ * The whole request, headers and body, must arrive within `requestTimeoutMs`: a body sent a
+ * byte at a time cannot hold a connection. Node looks every connectionsCheckingInterval (30 s
+ * by default: far too coarse for a timeout of seconds).
+ */
+export function requestTimeoutOptions(requestTimeoutMs: number): { requestTimeout: number; http: ServerOptions } {
+  return {
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
+    },
+  };
+}
 
 export interface ConnectionCaps {
   /** 0: no cap per address. */
@@ -42,10 +58,6 @@ export class Connections {
 
   get draining(): boolean {
     return this.isDraining;
-  }
-
-  get count(): number {
-    return this.open.size;
   }
 
   private accept(socket: Socket): void {

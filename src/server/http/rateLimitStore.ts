@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { RedisSettings } from '../config.ts';
 
@@ -37,6 +38,9 @@ end
 return {current, ttl}
 `;
 
+/** How long a start waits at least for Redis before serving with the rate limit in memory. */
+const REDIS_CONNECT_WAIT_MS = 2000;
+
 export interface SharedCounterLog {
   warn(message: string): void;
   info(message: string): void;
@@ -53,6 +57,14 @@ export class SharedCounters {
   readonly redis: Redis;
   private readonly memory = new MemoryWindows();
   private degraded = false;
+
+  /** Connects (waiting a moment for Redis at start), and disconnects when the app closes. */
+  static async open(app: FastifyInstance, settings: RedisSettings): Promise<SharedCounters> {
+    const counters = new SharedCounters(settings, { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) });
+    app.addHook('onClose', async () => counters.close());
+    await counters.connected(Math.max(REDIS_CONNECT_WAIT_MS, settings.timeoutMs));
+    return counters;
+  }
 
   constructor(
     private readonly settings: RedisSettings,
