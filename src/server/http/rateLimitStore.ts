@@ -85,12 +85,15 @@ export class SharedCounters {
   connected(timeoutMs: number): Promise<void> {
     if (this.redis.status === 'ready') return Promise.resolve();
     return new Promise((resolve) => {
+      const redis = this.redis;
       const timer = setTimeout(done, timeoutMs);
       // Refused outright: no point waiting; memory counts until a reconnection succeeds.
-      this.redis.once('ready', done);
-      this.redis.once('error', done);
+      redis.once('ready', done);
+      redis.once('error', done);
       function done() {
         clearTimeout(timer);
+        redis.off('ready', done);
+        redis.off('error', done);
         resolve();
       }
     });
