@@ -20,5 +20,9 @@ export const ERROR_CODES = [
   'WALLET_UNAVAILABLE',
   /** An unexpected server fault (HTTP 500); nothing was changed. */
   'INTERNAL',
+  /** The request was not received in full in time (HTTP 408); nothing was changed. */
+  'REQUEST_TIMEOUT',
+  /** This server is stopping (HTTP 503): the request was not run; retry (another instance answers). */
+  'SHUTTING_DOWN',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

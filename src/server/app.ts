@@ -1,17 +1,19 @@
 import fs from 'node:fs';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { HealthResponseSchema, type HealthResponse } from '../contract/api.ts';
+import { HealthResponseSchema, type ApiError as ApiErrorBody, type HealthResponse } from '../contract/api.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
 import type { ServerConfig } from './config.ts';
 import { registerSessionReader } from './http/auth.ts';
 import { registerClientFiles } from './http/clientFiles.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
-import { ApiError, errorBody, handleError } from './http/errors.ts';
+import { Connections, requestTimeoutOptions } from './http/connections.ts';
+import { ApiError, clientErrorHandler, errorBody, handleError, handleFrameworkError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
 import { loggerOptions, registerRequestLog, requestIdOf } from './http/requestLog.ts';
 import { registerRequestMetrics } from './metrics/requestMetrics.ts';
 import { ServerMetrics } from './metrics/serverMetrics.ts';
+import { SharedCounters, sharedRateLimitStore } from './http/rateLimitStore.ts';
 import { registerAccountRoutes } from './routes/account.ts';
 import { registerBlockRoutes } from './routes/blocks.ts';
 import { registerClientConfigRoute } from './routes/clientConfig.ts';
@@ -32,12 +34,26 @@ export interface AppDeps {
   extensions?: readonly AppExtension[];
 }
 
+/** A 404's body: names the path, cut short (a long URL is not echoed back). */
+function noRoute(request: FastifyRequest): ApiErrorBody {
+  const path = request.url.split('?')[0]!;
+  const shown = path.length > 80 ? `${path.slice(0, 80)}…` : path;
+  return errorBody('NOT_FOUND', `no route ${request.method} ${shown}`);
+}
+
 /** Largest request body accepted: every request of the API fits in a few hundred bytes. */
 export const BODY_LIMIT_BYTES = 4096;
 
-export async function buildApp(
-  deps: AppDeps,
-): Promise<{ app: FastifyInstance; context: AppContext; metrics: ServerMetrics | null }> {
+export interface BuiltApp {
+  app: FastifyInstance;
+  context: AppContext;
+  /** The server's connections: capped, and drained on shutdown. */
+  connections: Connections;
+  /** Prometheus metrics, when METRICS_PORT is set. */
+  metrics: ServerMetrics | null;
+}
+
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { config } = deps;
   const extensions = deps.extensions ?? [];
   let store = deps.store;
@@ -60,8 +76,13 @@ export async function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     // Strict validation: no type coercion ("100" is not 100), extra fields refused, not dropped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
-    return503OnClosing: true,
+    // While draining, requests get SHUTTING_DOWN in the API's shape (below), not Fastify's 503.
+    return503OnClosing: false,
+    ...requestTimeoutOptions(config.limits.requestTimeoutMs),
+    clientErrorHandler: clientErrorHandler(config.limits.requestTimeoutMs),
+    frameworkErrors: handleFrameworkError,
   });
+  const connections = new Connections(app.server, config.limits);
   registerRequestLog(app);
   // The operator's sales setting, as every instance sees it within SALES_POLL_MS.
   const salesWatcher = new SalesControlWatcher(deps.store, context.sales, config.salesPollMs ?? 2000, (error) =>
@@ -86,10 +107,15 @@ export async function buildApp(
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+    void reply.code(404).send(noRoute(request));
   });
   registerSecurityHeaders(app, config.portalOrigins);
+  app.addHook('onRequest', async () => {
+    if (connections.draining) throw new ApiError('SHUTTING_DOWN', 'this server is stopping: retry');
+  });
 
+  // With REDIS_URL, every instance counts in the same Redis (memory while it does not answer).
+  const counters = config.redis ? await SharedCounters.open(app, config.redis) : null;
   // The session is read first, so that rate limiting counts per session.
   registerSessionReader(app, context);
   await app.register(fastifyRateLimit, {
@@ -101,6 +127,7 @@ export async function buildApp(
     keyGenerator: (request) => (request.playerId !== null ? `player:${request.playerId}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, ctx) =>
       new ApiError('RATE_LIMITED', `too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
+    ...(counters ? { store: sharedRateLimitStore(counters) } : {}),
   });
 
   app.get(
@@ -114,10 +141,12 @@ export async function buildApp(
   registerAccountRoutes(app, context);
   registerPlayRoutes(app, context);
   registerBlockRoutes(app, context);
+  // Any other /api/ path, `..` in it or not, is no route of the API (not a file to look for).
+  app.all('/api/*', async (request, reply) => reply.code(404).send(noRoute(request)));
   for (const extension of extensions) extension.register?.(app, context);
 
   if (fs.existsSync(config.clientDir)) {
     await registerClientFiles(app, config.clientDir);
   }
-  return { app, context, metrics };
+  return { app, context, connections, metrics };
 }

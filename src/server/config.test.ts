@@ -75,9 +75,44 @@ describe('loadConfig', () => {
     [{ DEMO_MODE: 'maybe' }, /DEMO_MODE must be/],
     [{ SPINCAKE_TEST_MODE: '2' }, /SPINCAKE_TEST_MODE must be/],
     [{ LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of fatal, error, warn/],
+    [{ REQUEST_TIMEOUT_MS: '10s' }, /REQUEST_TIMEOUT_MS must be a whole number/],
+    [{ REQUEST_TIMEOUT_MS: '50' }, /REQUEST_TIMEOUT_MS must be between 100/],
+    [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be between 1/],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /MAX_CONNECTIONS_PER_ADDRESS must be a whole number/],
+    [{ SHUTDOWN_DRAIN_SECONDS: '0' }, /SHUTDOWN_DRAIN_SECONDS must be between 1/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],
+    [{ REDIS_URL: 'not a url' }, /REDIS_URL must be a URL/],
+    [{ REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('has connection limits and no Redis by default; reads them', () => {
+    expect(loadConfig({}).limits).toEqual({
+      requestTimeoutMs: 10_000,
+      maxConnectionsPerAddress: 256,
+      maxConnections: 4096,
+      shutdownDrainSeconds: 10,
+    });
+    expect(loadConfig({}).redis).toBeNull();
+    const c = loadConfig({
+      REQUEST_TIMEOUT_MS: '2500',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+      MAX_CONNECTIONS: '100',
+      SHUTDOWN_DRAIN_SECONDS: '30',
+      REDIS_URL: 'redis://10.0.0.5:6379/2',
+      REDIS_KEY_PREFIX: 'game-a:',
+      REDIS_TIMEOUT_MS: '250',
+    });
+    expect(c.limits).toEqual({
+      requestTimeoutMs: 2500,
+      maxConnectionsPerAddress: 0,
+      maxConnections: 100,
+      shutdownDrainSeconds: 30,
+    });
+    expect(c.redis).toEqual({ url: 'redis://10.0.0.5:6379/2', keyPrefix: 'game-a:', timeoutMs: 250 });
+    expect(loadConfig({ REDIS_URL: 'redis://h' }).redis?.timeoutMs).toBe(500);
   });
 
   it('stops the server with a one-line message on a bad value', () => {

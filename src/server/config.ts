@@ -31,6 +31,29 @@ export interface ServerConfig {
   metrics?: { port: number; host: string } | null;
   /** How often each instance reads the operator's sales setting (`npm run ops -- sales`). */
   salesPollMs?: number;
+  /** Connection caps, the time to receive a request, the drain time of a shutdown. */
+  limits: ConnectionSettings;
+  /** Redis shared by every instance for the rate limit; null: each instance counts in memory. */
+  redis: RedisSettings | null;
+}
+
+export interface ConnectionSettings {
+  /** The most time to receive a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** Open connections from one address; 0: no cap (behind a proxy, where every connection is the proxy's). */
+  maxConnectionsPerAddress: number;
+  /** Open connections in all. */
+  maxConnections: number;
+  /** On SIGTERM, how long requests in flight may take before their connections are cut. */
+  shutdownDrainSeconds: number;
+}
+
+export interface RedisSettings {
+  url: string;
+  /** Prefix of every key this game writes (several games, or test runs, may share one Redis). */
+  keyPrefix: string;
+  /** How long a request waits for Redis before it is counted in memory instead. */
+  timeoutMs: number;
 }
 
 export interface WalletSettings {
@@ -207,6 +230,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     wallet: wallet(env),
     metrics: metrics(env),
     salesPollMs: integer(env, 'SALES_POLL_MS', 2000, 50, 600_000),
+    limits: connectionLimits(env),
+    redis: redis(env),
   };
 }
 
@@ -218,4 +243,32 @@ function metrics(env: Env): ServerConfig['metrics'] {
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host))
     throw new ConfigError(`METRICS_HOST is not a host name or address: "${host}"`);
   return { port, host };
+}
+
+function connectionLimits(env: Env): ConnectionSettings {
+  return {
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 1, 1_000_000),
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 10, 1, 3600),
+  };
+}
+
+function redis(env: Env): RedisSettings | null {
+  const raw = read(env, 'REDIS_URL');
+  const keyPrefix = read(env, 'REDIS_KEY_PREFIX') ?? 'spincake:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) {
+    throw new ConfigError(`REDIS_KEY_PREFIX must be 1–64 letters, digits or : _ . -, got "${keyPrefix}"`);
+  }
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL must be a URL such as redis://127.0.0.1:6379');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${url.protocol}//…"`);
+  }
+  return { url: raw, keyPrefix, timeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 500, 10, 60_000) };
 }

@@ -2,6 +2,9 @@ import { ConfigError, loadConfig } from './config.ts';
 import type { AppExtension } from './http/context.ts';
 import { startServer } from './server.ts';
 
+/** After the drain time, how long closing the store may take before the process exits regardless. */
+const STORE_CLOSE_GRACE_SECONDS = 5;
+
 /** `npm start`: the game server, configured from the environment. */
 async function main(): Promise<void> {
   let config;
@@ -34,9 +37,21 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`spincake: ${signal}: finishing requests in flight, then stopping`);
+    const drainSeconds = config.limits.shutdownDrainSeconds;
+    console.log(`spincake: ${signal}: finishing requests in flight (at most ${drainSeconds} s), then stopping`);
+    // Should closing the store itself hang, the process still ends.
+    setTimeout(
+      () => {
+        console.error('spincake: not stopped after the drain time: exiting');
+        process.exit(1);
+      },
+      (drainSeconds + STORE_CLOSE_GRACE_SECONDS) * 1000,
+    ).unref();
     server.close().then(
-      () => process.exit(0),
+      ({ cut }) => {
+        if (cut > 0) console.warn(`spincake: drain time over: ${cut} connection(s) cut with a request unanswered`);
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error('spincake: error while stopping:', error);
         process.exit(1);

@@ -66,7 +66,7 @@ async function untilEveryInstance(
   }
 }
 
-const cleanup: (() => Promise<void>)[] = [];
+const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });

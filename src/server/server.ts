@@ -17,7 +17,16 @@ export interface RunningServer {
   url: string;
   /** http://host:port/metrics on its own port (METRICS_PORT); null when metrics are off. */
   metricsUrl: string | null;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, closes idle connections at once, answers the requests in flight and
+   * cuts what is still open after the drain time (SHUTDOWN_DRAIN_SECONDS); then the store closes.
+   */
+  close(): Promise<ClosedServer>;
+}
+
+export interface ClosedServer {
+  /** Connections still open when the drain time ran out (their requests got no answer). */
+  cut: number;
 }
 
 /** Opens the store (generating starter blocks on a first start), then serves the API and the client. */
@@ -42,7 +51,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await generateStarterBlocks(store, config.dataDir, log);
     }
     library.preload(await store.listBlocks());
-    const { app, context, metrics } = await buildApp({ config, store, library, extensions: options.extensions });
+    const { app, context, connections, metrics } = await buildApp({
+      config,
+      store,
+      library,
+      extensions: options.extensions,
+    });
     const address = await app.listen({ port: config.port, host: config.host });
     const metricsServer =
       metrics && config.metrics
@@ -54,7 +68,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // Every instance sends the wins and rollbacks owed, those of a crashed one included.
     context.wallet?.drainer.start();
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
-    let closing: Promise<void> | null = null;
+    let closing: Promise<ClosedServer> | null = null;
     return {
       app,
       context,
@@ -64,11 +78,20 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       metricsUrl: metricsServer?.url ?? null,
       close: () => {
         // In-flight requests finish (and their plays commit) before the database closes.
-        closing ??= app
-          .close()
-          .then(() => metricsServer?.close())
-          .then(() => context.wallet?.drainer.stop())
-          .then(() => store.close());
+        closing ??= (async () => {
+          connections.startDrain();
+          let cut = 0;
+          const deadline = setTimeout(() => (cut = connections.cutAll()), config.limits.shutdownDrainSeconds * 1000);
+          try {
+            await app.close();
+          } finally {
+            clearTimeout(deadline);
+          }
+          await metricsServer?.close();
+          await context.wallet?.drainer.stop();
+          await store.close();
+          return { cut };
+        })();
         return closing;
       },
     };

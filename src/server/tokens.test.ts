@@ -15,6 +15,40 @@ describe('signed tokens', () => {
     for (const bad of ['', '.', 'abc', `${body}.${sig}.x`, `${body}.`]) expect(verifyToken(bad, SECRET)).toBeNull();
   });
 
+  it('accepts exactly one encoding of the signature: unpadded base64url, trailing bits zero', () => {
+    const key = Buffer.alloc(32, 7);
+    const session = signSession({ playerId: 'demo-1', exp: 10_000 }, key);
+    const launch = signLaunchToken({ playerId: 'p-1', exp: 10_000 }, SECRET);
+    for (const [token, check] of [
+      [session, (t: string) => checkSession(t, key, 1) !== null],
+      [launch, (t: string) => checkLaunchToken(t, SECRET, 1).ok],
+    ] as const) {
+      expect(check(token)).toBe(true);
+      const [body, sig] = token.split('.') as [string, string];
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const last = alphabet.indexOf(sig.at(-1)!);
+      // 32 bytes in 43 characters: the last one carries 2 unused bits, which decoders ignore.
+      const sameBytes = [1, 2, 3].map((bits) => `${sig.slice(0, -1)}${alphabet[last ^ bits]}`);
+      for (const s of sameBytes) expect(Buffer.from(s, 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true);
+      const variants = [
+        `${sig}=`,
+        `${sig}==`,
+        ...sameBytes,
+        Buffer.from(sig, 'base64url').toString('base64'), // standard alphabet, padded
+        Buffer.from(sig, 'base64url').toString('base64').replace(/=+$/, ''),
+        ` ${sig}`,
+        `${sig.slice(0, 20)}
+${sig.slice(20)}`,
+        `${sig}.`,
+        `${sig}A`,
+        sig.slice(0, -1),
+        Buffer.from(sig, 'base64url').toString('hex'),
+      ].filter((v) => v !== sig);
+      expect(variants.length).toBeGreaterThanOrEqual(10);
+      for (const variant of variants) expect(check(`${body}.${variant}`), JSON.stringify(variant)).toBe(false);
+    }
+  });
+
   it('checks launch tokens: player id and expiry', () => {
     const now = 1_700_000_000;
     expect(checkLaunchToken(signLaunchToken({ playerId: 'p-1', exp: now + 10 }, SECRET), SECRET, now)).toEqual({

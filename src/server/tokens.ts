@@ -22,8 +22,10 @@ export function verifyToken(token: string, key: string | Buffer): Record<string,
   const dot = token.indexOf('.');
   if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
   const part = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), 'base64url');
-  const expected = Buffer.from(sign(part, key), 'base64url');
+  // The signature's text itself is compared, not its decoded bytes: one encoding only
+  // (unpadded base64url, its unused trailing bits zero), so a token has exactly one spelling.
+  const given = Buffer.from(token.slice(dot + 1), 'utf8');
+  const expected = Buffer.from(sign(part, key), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const payload: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));

@@ -57,6 +57,8 @@ export const en: Strings = {
     PLAYER_BLOCKED: 'Account blocked: your account cannot place stakes. Nothing was debited. Contact customer support.',
     WALLET_UNAVAILABLE: 'Payment service unavailable — try again. Nothing was debited.',
     INTERNAL: 'The server had a problem. Try again in a moment.',
+    REQUEST_TIMEOUT: 'The request took too long to reach the server. Try again: nothing was debited.',
+    SHUTTING_DOWN: 'The server is restarting. Try again in a moment: nothing was debited.',
     network: 'Cannot reach the server. Check your network and try again: you will be charged only once.',
     unknown: 'Something went wrong.',
   },

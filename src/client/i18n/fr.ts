@@ -57,6 +57,8 @@ export const fr: Strings = {
     PLAYER_BLOCKED: 'Compte bloqué : votre compte ne peut pas miser. Rien n’a été débité. Contactez le service client.',
     WALLET_UNAVAILABLE: 'Service de paiement indisponible — réessayez. Rien n’a été débité.',
     INTERNAL: 'Le serveur a rencontré un problème. Réessayez dans un instant.',
+    REQUEST_TIMEOUT: 'Le serveur a mis trop de temps à recevoir la demande. Réessayez : rien n’a été débité.',
+    SHUTTING_DOWN: 'Le serveur redémarre. Réessayez dans un instant : rien n’a été débité.',
     network: 'Connexion impossible. Vérifiez votre réseau puis réessayez : vous ne serez débité qu’une fois.',
     unknown: 'Une erreur est survenue.',
   },

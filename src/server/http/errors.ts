@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError as ApiErrorBody, ErrorCode } from '../../contract/api.ts';
 
@@ -12,9 +14,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   SOLD_OUT: 409,
   PLAY_ID_REUSED: 409,
+  REQUEST_TIMEOUT: 408,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   WALLET_UNAVAILABLE: 503,
+  SHUTTING_DOWN: 503,
 };
 
 /** An expected refusal: becomes `{"error": {code, message}}` with the code's status. */
@@ -59,4 +63,44 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
   }
   request.log.error({ err: error }, 'unexpected error');
   void reply.code(500).send(errorBody('INTERNAL', 'unexpected server error'));
+}
+
+/** Errors Fastify raises before any route is found: in the API's shape, the URL never echoed. */
+export function handleFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.code(414).send(errorBody('INVALID_INPUT', 'the URL is too long'));
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    void reply.code(400).send(errorBody('INVALID_INPUT', 'the URL has a malformed percent-escape'));
+  } else {
+    void reply.code(500).send(errorBody('INTERNAL', 'unexpected server error'));
+  }
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before Fastify sees a request (a malformed request
+ * line or method, headers over 16 KiB, a request not received in time), in the API's shape,
+ * written straight to the socket, which is then closed: the rest of that request is not read.
+ */
+export function clientErrorHandler(requestTimeoutMs: number): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    let status = 400;
+    let body = errorBody('INVALID_INPUT', 'malformed HTTP request');
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      status = 408;
+      const seconds = requestTimeoutMs / 1000;
+      body = errorBody('REQUEST_TIMEOUT', `the request was not received in full within ${seconds} s`);
+    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+      status = 431;
+      body = errorBody('INVALID_INPUT', 'the request headers are too large');
+    }
+    const json = JSON.stringify(body);
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+          `content-length: ${Buffer.byteLength(json)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${json}`,
+      );
+    }
+    socket.destroy();
+  };
 }

@@ -164,9 +164,9 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
         body: EmptyBodySchema,
         response: withErrors(PlayResponseSchema, 400, 401, 404, 429),
       },
-      // No body at all is the same as {}.
+      // No body at all is the same as {}; a JSON `null` is a body, and not an object: refused.
       preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
+        if (request.body === undefined) request.body = {};
       },
     },
     async (request): Promise<PlayResponse> => {

@@ -48,8 +48,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     dataDir,
     sqlite: server.store as SqliteStore,
     close: async () => {
-      await server.close();
+      const closed = await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      return closed;
     },
   };
 }
