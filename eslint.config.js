@@ -106,6 +106,30 @@ export default tseslint.config(
     'src/server/blocks (the block files on sale) imports only src/emission, src/rules and the store types.',
   ),
   layer(
+    ['src/server/store/**'],
+    [
+      ...SERVER,
+      '**/testMode/**',
+      '**/http/**',
+      '**/routes/**',
+      '**/metrics/**',
+      '**/wallet/**',
+      '**/blocks/**',
+      'prom-client',
+      'fastify',
+      '**/app.ts',
+      '**/server.ts',
+      '**/main.ts',
+    ],
+    'src/server/store knows no metrics library, HTTP or routes: it reports play batches through PlayBatchObserver.',
+    ['src/server/store/**/*.test.ts'],
+  ),
+  layer(
+    ['src/server/metrics/**'],
+    [...SERVER, '**/testMode/**', '**/routes/**', '**/app.ts', '**/server.ts', '**/main.ts'],
+    'src/server/metrics (Prometheus) sees the store types and fastify; the app plugs it in.',
+  ),
+  layer(
     ['src/server/http/**'],
     [...SERVER, '**/testMode/**', '**/routes/**', '**/emission/**', '**/app.ts', '**/server.ts', '**/main.ts'],
     'src/server/http (request context, authentication, errors, headers, views) is below the routes and the app.',
@@ -181,9 +205,14 @@ export default tseslint.config(
     'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*).',
   ),
   layer(
+    ['src/durability/**'],
+    ['../**', 'fastify', '@fastify/*', 'better-sqlite3', 'pg', 'pixi.js', 'gsap', 'howler'],
+    'src/durability (group fsync of a SQLite WAL) is shared by the game’s SQLite store and the reference wallet: it imports only Node.',
+  ),
+  layer(
     ['src/operator/**'],
     ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', '@fastify/*', 'pg', 'pixi.js', 'gsap', 'howler'],
-    'src/operator (the reference operator wallet) imports only src/wallet, src/common, Node, fastify and better-sqlite3.',
+    'src/operator (the reference operator wallet) imports only src/wallet, src/common, src/durability, Node, fastify and better-sqlite3.',
   ),
   {
     // The reference wallet is a service of its own: nothing else in src imports it. A rule of its own

@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
+    // Sounds are wanted only after the first touch: never inlined into the first load's script.
+    assetsInlineLimit: (file) => (/\.(wav|mp3)$/.test(file) ? false : undefined),
     // The precompress plugin's brotli takes seconds by design; no warning for it on every build.
     rolldownOptions: { checks: { bundlerTimings: false } },
   },

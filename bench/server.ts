@@ -29,6 +29,7 @@ import { testBlocks, testLibrary } from '../src/server/testing/blockCache.ts';
 import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
 import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
+import { processCpuMs } from './processCpu.ts';
 import {
   cleanUp,
   currentTree,
@@ -76,11 +77,7 @@ interface Figures {
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
+const cpuSeconds = (pid: number): number => processCpuMs(pid) / 1000;
 
 function run(options: autocannon.Options, serverPid: number): Promise<Figures> {
   const cpuBefore = cpuSeconds(serverPid);

@@ -17,6 +17,7 @@ import { spawnWallet, TEST_WALLET_SECRET, type SpawnedWallet } from '../src/serv
 import { signLaunchToken } from '../src/server/tokens.ts';
 import { signBody, SIGNATURE_HEADER } from '../src/wallet/signature.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
+import { processCpuMs } from './processCpu.ts';
 import { randomUUID } from 'node:crypto';
 
 const CONNECTIONS = [16, 64];
@@ -31,20 +32,34 @@ interface Figures {
   p50: number;
   p99: number;
   failed: number;
+  /** CPU time each process spent per answered request (µs): what it would need on a machine of its own. */
+  gameCpuUs: number;
+  walletCpuUs: number;
 }
 
 type Mode = 'embedded' | 'wallet' | 'wallet + 5 ms' | 'control: wallet alone';
 const MODES: Mode[] = ['embedded', 'wallet', 'wallet + 5 ms', 'control: wallet alone'];
 
-function run(options: autocannon.Options): Promise<Figures> {
+/** The processes whose CPU each run is charged to. */
+interface Measured {
+  game: number;
+  wallet: number;
+}
+
+function run(options: autocannon.Options, pids: Measured): Promise<Figures> {
+  const gameBefore = processCpuMs(pids.game);
+  const walletBefore = processCpuMs(pids.wallet);
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => {
       if (error) return reject(error);
+      const answered = Math.max(1, result.requests.total);
       resolve({
         rps: result.requests.total / (result.duration || DURATION_S),
         p50: result.latency.p50,
         p99: result.latency.p99,
         failed: result.errors + result.timeouts + result.non2xx,
+        gameCpuUs: ((processCpuMs(pids.game) - gameBefore) * 1000) / answered,
+        walletCpuUs: ((processCpuMs(pids.wallet) - walletBefore) * 1000) / answered,
       });
     });
   });
@@ -146,21 +161,23 @@ async function main(): Promise<void> {
       mode === 'control: wallet alone'
         ? walletAlone(wallet, connections, duration)
         : plays(url, tokens[mode], connections, duration);
+    const pids: Measured = { game: server.process.pid!, wallet: wallet.child.process.pid! };
     for (const mode of MODES) {
       await setLatency(wallet, mode);
-      await run(load(mode, 16, WARMUP_S));
+      await run(load(mode, 16, WARMUP_S), pids);
     }
     const taken = new Map<string, Figures[]>();
     for (let round = 0; round < ROUNDS; round++) {
       for (const connections of CONNECTIONS) {
         for (const mode of MODES) {
           await setLatency(wallet, mode);
-          const figures = await run(load(mode, connections, DURATION_S));
+          const figures = await run(load(mode, connections, DURATION_S), pids);
           const key = `${mode}|${connections}`;
           taken.set(key, [...(taken.get(key) ?? []), figures]);
           console.log(
             `round ${round + 1} ${mode.padEnd(14)} ${String(connections).padStart(2)} conn: ` +
-              `${figures.rps.toFixed(0)} plays/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.failed} failed`,
+              `${figures.rps.toFixed(0)} plays/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.failed} failed, ` +
+              `CPU µs per play: game ${figures.gameCpuUs.toFixed(0)}, wallet ${figures.walletCpuUs.toFixed(0)}`,
           );
         }
       }
@@ -176,14 +193,21 @@ async function main(): Promise<void> {
           p50: median(list.map((f) => f.p50)),
           p99: median(list.map((f) => f.p99)),
           failed: list.reduce((n, f) => n + f.failed, 0),
+          gameCpuUs: median(list.map((f) => f.gameCpuUs)),
+          walletCpuUs: median(list.map((f) => f.walletCpuUs)),
           range: `${Math.min(...list.map((f) => f.rps)).toFixed(0)}–${Math.max(...list.map((f) => f.rps)).toFixed(0)}`,
         };
       };
       const base = of('embedded');
       for (const mode of MODES) {
         const f = of(mode);
+        const control = mode === 'control: wallet alone';
+        // The game server's CPU per play against the embedded ledger's: the plays/s ratio a game
+        // server bound by its own CPU reaches when the wallet runs elsewhere.
+        const cpuRatio = control ? '—' : `${(base.gameCpuUs / f.gameCpuUs).toFixed(2)} ×`;
         rows.push(
-          `| ${mode} | ${connections} | ${f.rps.toFixed(0)} (${f.range}) | ${(f.rps / base.rps).toFixed(2)} × | ${f.p50} | ${f.p99} | ${f.failed} |`,
+          `| ${mode} | ${connections} | ${f.rps.toFixed(0)} (${f.range}) | ${(f.rps / base.rps).toFixed(2)} × | ${f.p50} | ${f.p99} | ${f.failed} | ` +
+            `${control ? '—' : f.gameCpuUs.toFixed(0)} | ${f.walletCpuUs.toFixed(0)} | ${cpuRatio} |`,
         );
       }
     }
@@ -200,10 +224,13 @@ async function main(): Promise<void> {
           '« embedded »: demo plays on the game’s own ledger; « wallet »: a portal player’s plays (bet, sale, win: ' +
           `two wallet calls and three commits per play); « wallet + 5 ms »: ${ADDED_LATENCY_MS} ms added to every wallet call; ` +
           '« control: wallet alone »: bets sent straight to the reference wallet (signed, no game server): its own pace, ' +
-          'in calls/s — a wallet play needs two calls.',
+          'in calls/s — a wallet play needs two calls. CPU columns: user + system time of the game server and of the ' +
+          'wallet per answered request (per call for the control); « × embedded, game CPU alone » is the embedded ' +
+          'play’s game CPU over this mode’s: the plays/s ratio of a game server bound by its own CPU, with the wallet on ' +
+          'a machine of its own (this machine’s two cores hold the game, the wallet and the load generator at once).',
         '',
-        '| mode | connections | plays/s | × embedded | p50 ms | p99 ms | failed |',
-        '| --- | --- | --- | --- | --- | --- | --- |',
+        '| mode | connections | plays/s | × embedded | p50 ms | p99 ms | failed | game CPU µs/play | wallet CPU µs/play | × embedded, game CPU alone |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
         ...rows,
         '',
       ].join('\n'),

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
+import { MP3_SOUNDS } from '../scripts/make-sounds.ts';
 
 /**
  * How the built client (dist/, as `npm run build` made it) goes over the wire, asked of the
@@ -131,18 +132,54 @@ test('the loading screen paints before the game script is asked for; a reload fe
   expect(fromCache.some((path) => path.endsWith('.css'))).toBe(true);
 });
 
-test('audio is no part of the first load: howler.js and the sounds come with the first touch', async ({ page }) => {
+test('audio is no part of the first load: howler.js and the sounds come with the first touch, MP3 where there is one', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   const loaded = () =>
     page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
-  expect((await loaded()).filter((path) => /howler|\.wav$/.test(path))).toEqual([]);
+  expect((await loaded()).filter((path) => /howler|\.(wav|mp3)$/.test(path))).toEqual([]);
   await page.mouse.click(5, 5);
-  // Every sound file of the build (the shortest ones are inlined as data: URLs by Vite).
-  const sounds = assets.filter((f) => f.endsWith('.wav')).length;
-  expect(sounds).toBeGreaterThan(0);
+  // Every sound of the build, once: the MP3 where one was made (Chromium plays MP3), else the WAV.
+  const cue = (file: string) => file.replace(/^.*\//, '').replace(/-[\w-]{8}\.(wav|mp3)$/, '');
+  const mp3s = assets.filter((f) => f.endsWith('.mp3'));
+  const wavsWithoutMp3 = assets.filter((f) => f.endsWith('.wav') && !MP3_SOUNDS.some((name) => cue(f) === name));
+  expect(mp3s.length).toBeGreaterThan(0);
+  const expected = [...mp3s, ...wavsWithoutMp3].map(cue).sort();
   await expect
-    .poll(async () => (await loaded()).filter((path) => /\.wav$/.test(path)).length, { timeout: 15_000 })
-    .toBe(sounds);
+    .poll(
+      async () =>
+        (await loaded())
+          .filter((path) => /\.(wav|mp3)$/.test(path))
+          .map(cue)
+          .sort(),
+      { timeout: 15_000 },
+    )
+    .toEqual(expected);
+  const sounds = (await loaded()).filter((path) => /\.(wav|mp3)$/.test(path));
+  expect(sounds.filter((path) => path.endsWith('.mp3'))).toHaveLength(mp3s.length);
   expect((await loaded()).some((path) => /\/assets\/howler-[\w-]+\.js$/.test(path))).toBe(true);
+});
+
+test('every MP3 of the build decodes in the browser to its sound, as long as its WAV', async ({ page }) => {
+  await page.goto('/');
+  const mp3s = assets.filter((f) => f.endsWith('.mp3'));
+  expect(mp3s.length).toBeGreaterThan(0);
+  for (const file of mp3s) {
+    const wav = readFileSync(join('assets', 'sounds', file.replace(/-[\w-]{8}\.mp3$/, '.wav')));
+    const wavSeconds = (wav.length - 44) / 2 / wav.readUInt32LE(24);
+    const decoded = await page.evaluate(async (url) => {
+      const bytes = await (await fetch(url)).arrayBuffer();
+      const audio = await new OfflineAudioContext(1, 1, 22_050).decodeAudioData(bytes);
+      const samples = audio.getChannelData(0);
+      let peak = 0;
+      for (const s of samples) peak = Math.max(peak, Math.abs(s));
+      return { seconds: audio.duration, peak };
+    }, `/assets/${file}`);
+    // Longer by LAME's padding only (under four frames of 576 samples).
+    expect(decoded.seconds).toBeGreaterThanOrEqual(wavSeconds - 0.01);
+    expect(decoded.seconds).toBeLessThan(wavSeconds + 0.11);
+    expect(decoded.peak).toBeGreaterThan(0.2);
+  }
 });

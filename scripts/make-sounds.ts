@@ -1,7 +1,9 @@
 /**
- * Synthesizes SPINCAKE's sounds and writes them as 16-bit mono 22 050 Hz WAV files:
+ * Synthesizes SPINCAKE's sounds and writes them as 16-bit mono 22 050 Hz WAV files, and the
+ * longer ones also as MP3 (48 kbit/s, a seventh of the bytes; the game asks for the MP3 and
+ * falls back to the WAV where the browser cannot play it):
  *
- *   npx tsx scripts/make-sounds.ts        → assets/sounds/*.wav
+ *   npx tsx scripts/make-sounds.ts        → assets/sounds/*.wav, *.mp3
  *
  * Everything is made here from oscillators, envelopes and seeded noise, so the output is
  * the same on every run (src/client/audio/sounds.test.ts checks the committed files).
@@ -9,11 +11,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Mp3Encoder } from '@breezystack/lamejs';
 import { mulberry32 } from '../src/common/seededRandom.ts';
 
 export const SAMPLE_RATE = 22_050;
 export const SOUND_NAMES = ['tick', 'spin', 'stop', 'bell', 'win-small', 'win-big', 'lose', 'click'] as const;
 export type SoundName = (typeof SOUND_NAMES)[number];
+/**
+ * The sounds also made as MP3. Not the short cues tied to a wheel's motion (tick, stop, click):
+ * an MP3 starts with about 50 ms of encoder padding, late for a landing, and they are small
+ * as WAV anyway (Vite inlines the two shortest into the script).
+ */
+export const MP3_SOUNDS: readonly SoundName[] = ['spin', 'bell', 'win-small', 'win-big', 'lose'];
+export const MP3_KBPS = 48;
 
 const TAU = Math.PI * 2;
 
@@ -268,13 +278,42 @@ export function encodeWav(samples: Float64Array): Uint8Array {
   view.setUint16(34, 16, true);
   text(36, 'data');
   view.setUint32(40, samples.length * 2, true);
-  samples.forEach((s, i) => view.setInt16(44 + i * 2, Math.round(Math.max(-1, Math.min(1, s)) * 32767), true));
+  toInt16(samples).forEach((s, i) => view.setInt16(44 + i * 2, s, true));
   return bytes;
 }
 
-/** Every sound, rendered and encoded. */
-export function renderSounds(): Map<SoundName, Uint8Array> {
-  return new Map(SOUND_NAMES.map((name) => [name, encodeWav(RECIPES[name]())]));
+/** The 16-bit samples both encodings share. */
+function toInt16(samples: Float64Array): Int16Array {
+  return Int16Array.from(samples, (s) => Math.round(Math.max(-1, Math.min(1, s)) * 32767));
+}
+
+/** Mono MP3 bytes of `samples` at MP3_KBPS (LAME's algorithm in JavaScript: the same bytes on every run). */
+export function encodeMp3(samples: Float64Array): Uint8Array {
+  const encoder = new Mp3Encoder(1, SAMPLE_RATE, MP3_KBPS);
+  const pcm = toInt16(samples);
+  const parts: Uint8Array[] = [];
+  // 1152 samples: one MPEG frame's worth per call.
+  for (let at = 0; at < pcm.length; at += 1152) parts.push(encoder.encodeBuffer(pcm.subarray(at, at + 1152)));
+  parts.push(encoder.flush());
+  const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    // The encoder hands out signed bytes: copy them as the unsigned bytes they are.
+    bytes.set(new Uint8Array(part.buffer, part.byteOffset, part.length), offset);
+    offset += part.length;
+  }
+  return bytes;
+}
+
+/** Every sound file, rendered and encoded, by file name (`bell.wav`, `bell.mp3`, …). */
+export function renderSounds(): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  for (const name of SOUND_NAMES) {
+    const samples = RECIPES[name]();
+    files.set(`${name}.wav`, encodeWav(samples));
+    if (MP3_SOUNDS.includes(name)) files.set(`${name}.mp3`, encodeMp3(samples));
+  }
+  return files;
 }
 
 export const SOUNDS_DIR = resolve(import.meta.dirname, '..', 'assets', 'sounds');
@@ -282,10 +321,10 @@ export const SOUNDS_DIR = resolve(import.meta.dirname, '..', 'assets', 'sounds')
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   mkdirSync(SOUNDS_DIR, { recursive: true });
   let total = 0;
-  for (const [name, bytes] of renderSounds()) {
-    writeFileSync(join(SOUNDS_DIR, `${name}.wav`), bytes);
+  for (const [file, bytes] of renderSounds()) {
+    writeFileSync(join(SOUNDS_DIR, file), bytes);
     total += bytes.length;
-    console.log(`${name}.wav  ${bytes.length} bytes`);
+    console.log(`${file}  ${bytes.length} bytes`);
   }
   console.log(`total ${total} bytes in ${SOUNDS_DIR}`);
 }

@@ -98,7 +98,9 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
   let plan = new FaultPlan(options.faults ?? NO_FAULTS);
   const inFlight = new Set<Promise<void>>();
 
-  function send(response: http.ServerResponse, status: number, raw: string): void {
+  async function send(response: http.ServerResponse, status: number, raw: string): Promise<void> {
+    // Nothing leaves before what it tells is on disk: the ledger's commits are fsynced in groups.
+    await ledger.durable();
     response.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(raw),
@@ -118,21 +120,19 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       result.ok ? { status: 'OK', account: result.value } : { status: result.status, reason: result.reason },
     );
 
-  /** A signed JSON body, or undefined once the refusal (bad signature, not JSON) has been sent. */
+  /** A signed JSON body, or the refusal (bad signature, not JSON) being sent. */
   function signedJson(
     raw: Buffer,
     request: http.IncomingMessage,
     response: http.ServerResponse,
-  ): { body: unknown } | undefined {
+  ): { body: unknown } | { refused: Promise<void> } {
     if (!verifySignature(secret, raw, request.headers[SIGNATURE_HEADER_LOWER])) {
-      sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
-      return undefined;
+      return { refused: sendJson(response, 200, { status: 'INVALID_SIGNATURE' }) };
     }
     try {
       return { body: JSON.parse(raw.toString('utf8')) as unknown };
     } catch {
-      badRequest(response, 'the body is not JSON');
-      return undefined;
+      return { refused: badRequest(response, 'the body is not JSON') };
     }
   }
 
@@ -143,7 +143,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     response: http.ServerResponse,
   ): Promise<void> {
     const signed = signedJson(raw, request, response);
-    if (!signed) return;
+    if ('refused' in signed) return signed.refused;
     const parsed = signed.body;
     const checked = checkRequest(call, parsed);
     if (!checked.ok) return badRequest(response, checked.reason);
@@ -165,10 +165,10 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       log(`${call} ${checked.value.requestId}: conflict: ${handled.reason}`);
       return send(response, 409, handled.raw);
     }
-    send(response, 200, handled.raw);
+    return send(response, 200, handled.raw);
   }
 
-  function statement(url: URL, response: http.ServerResponse): void {
+  function statement(url: URL, response: http.ServerResponse): Promise<void> {
     const from = isoDate(url.searchParams.get('from'), 'from');
     const to = isoDate(url.searchParams.get('to'), 'to');
     if (typeof from === 'string') return badRequest(response, from);
@@ -181,13 +181,13 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       return badRequest(response, `limit must be from 1 to ${STATEMENT_MAX_LIMIT}`);
     }
     const page = ledger.statement(from, to, Number(after), Number(limit));
-    sendJson(response, 200, { status: 'OK', from: from.toISOString(), to: to.toISOString(), ...page });
+    return sendJson(response, 200, { status: 'OK', from: from.toISOString(), to: to.toISOString(), ...page });
   }
 
   const faultState = () => ({ status: 'OK', faults: plan.settings, counts: plan.counts });
 
   /** `POST /admin/faults {WALLET_FAULT_…: value}`: the same settings as the environment's; unnamed ones off. */
-  function setFaults(body: Record<string, unknown>, response: http.ServerResponse): void {
+  function setFaults(body: Record<string, unknown>, response: http.ServerResponse): Promise<void> {
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(body)) {
       if (typeof value !== 'string' && typeof value !== 'number') {
@@ -202,10 +202,10 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       if (error instanceof WalletConfigError) return badRequest(response, error.message);
       throw error;
     }
-    sendJson(response, 200, faultState());
+    return sendJson(response, 200, faultState());
   }
 
-  function admin(path: string, body: unknown, response: http.ServerResponse): void {
+  function admin(path: string, body: unknown, response: http.ServerResponse): Promise<void> {
     if (!isRecord(body)) return badRequest(response, 'the body must be a JSON object');
     if (path === '/admin/faults') return setFaults(body, response);
     const { playerId } = body;
@@ -256,7 +256,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
         }
         return adminAnswer(response, ledger.setDailyStakeLimit(playerId, limit as number | null));
       default:
-        sendJson(response, 404, { status: 'NOT_FOUND', reason: `no ${path}` });
+        return sendJson(response, 404, { status: 'NOT_FOUND', reason: `no ${path}` });
     }
   }
 
@@ -295,9 +295,8 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     if (isWalletCall(call)) return contractCall(call, raw, request, response);
     if (!path.startsWith('/admin/')) return sendJson(response, 404, { status: 'NOT_FOUND', reason: `no POST ${path}` });
     const signed = signedJson(raw, request, response);
-    if (!signed) return;
-    const body = signed.body;
-    admin(path, body, response);
+    if ('refused' in signed) return signed.refused;
+    return admin(path, signed.body, response);
   }
 
   const server = http.createServer((request, response) => {

@@ -9,12 +9,17 @@ import { registerClientFiles } from './http/clientFiles.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
 import { ApiError, errorBody, handleError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
+import { loggerOptions, registerRequestLog, requestIdOf } from './http/requestLog.ts';
+import { registerRequestMetrics } from './metrics/requestMetrics.ts';
+import { ServerMetrics } from './metrics/serverMetrics.ts';
 import { registerAccountRoutes } from './routes/account.ts';
 import { registerBlockRoutes } from './routes/blocks.ts';
 import { registerClientConfigRoute } from './routes/clientConfig.ts';
+import { registerHealthRoutes } from './routes/health.ts';
 import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
 import { Sales } from './sales.ts';
+import { SalesControlWatcher } from './salesControlWatcher.ts';
 import type { Store } from './store/types.ts';
 import { OperatorWallet } from './wallet/operatorWallet.ts';
 
@@ -30,7 +35,9 @@ export interface AppDeps {
 /** Largest request body accepted: every request of the API fits in a few hundred bytes. */
 export const BODY_LIMIT_BYTES = 4096;
 
-export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; context: AppContext }> {
+export async function buildApp(
+  deps: AppDeps,
+): Promise<{ app: FastifyInstance; context: AppContext; metrics: ServerMetrics | null }> {
   const { config } = deps;
   const extensions = deps.extensions ?? [];
   let store = deps.store;
@@ -46,13 +53,29 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   };
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
-    logger: { level: config.logLevel },
-    // One log line per request would cost more than the play itself.
+    logger: loggerOptions(config.logLevel),
+    genReqId: requestIdOf,
+    // Fastify's two lines per request stay off (they would cost more than the play itself);
+    // registerRequestLog writes one, and only at LOG_LEVEL=info or below.
     logController: new LogController({ disableRequestLogging: true }),
     // Strict validation: no type coercion ("100" is not 100), extra fields refused, not dropped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     return503OnClosing: true,
   });
+  registerRequestLog(app);
+  // The operator's sales setting, as every instance sees it within SALES_POLL_MS.
+  const salesWatcher = new SalesControlWatcher(deps.store, context.sales, config.salesPollMs ?? 2000, (error) =>
+    app.log.warn({ err: error }, 'cannot read the sales setting; keeping the last one'),
+  );
+  await salesWatcher.refresh();
+  salesWatcher.start();
+  app.addHook('onClose', async () => salesWatcher.stop());
+  let metrics: ServerMetrics | null = null;
+  if (config.metrics) {
+    metrics = new ServerMetrics({ store: deps.store, salesOpen: () => context.sales.isOpen(context.clock()) });
+    registerRequestMetrics(app, metrics);
+    deps.store.observePlayBatches(metrics);
+  }
   if (config.wallet) {
     const log = app.log;
     context.wallet = new OperatorWallet(store, config.wallet, {
@@ -85,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     { schema: { response: { 200: HealthResponseSchema } } },
     async (): Promise<HealthResponse> => ({ ok: true }),
   );
+  registerHealthRoutes(app, context);
   registerClientConfigRoute(app, context);
   registerSessionRoutes(app, context);
   registerAccountRoutes(app, context);
@@ -95,5 +119,5 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   if (fs.existsSync(config.clientDir)) {
     await registerClientFiles(app, config.clientDir);
   }
-  return { app, context };
+  return { app, context, metrics };
 }

@@ -1,9 +1,13 @@
+import path from 'node:path';
 import { BlockFileError } from '../emission/index.ts';
 import { BlockLibrary } from './blocks/blockLibrary.ts';
 import { BlockRefusedError, loadBlockFile } from './blocks/blockLoading.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { auditLedger } from './ledgerAudit.ts';
+import { formatSalesReport, salesReport } from './salesReport.ts';
 import { openStore } from './store/openStore.ts';
+import { backupSqliteDatabase } from './store/sqlite/backup.ts';
+import { SQLITE_FILE_NAME } from './store/sqlite/sqliteStore.ts';
 import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
 import { reconcileCommand, walletPendingCommand } from './wallet/walletCommands.ts';
 
@@ -14,7 +18,17 @@ const USAGE = `usage: tsx src/server/cli.ts <command>
   wallet-pending [--json]  wins and rollbacks still owed to the operator's wallet, bets without an outcome
   reconcile --from ISO --to ISO [--json]
                            the game's wallet calls of a period against the wallet's statement, line by line
+  sales [open|close|auto] [--message TEXT]
+                           Article 1's sales window, for every instance within SALES_POLL_MS: open or
+                           close it now (--message: shown while closed), or back to the configured
+                           dates (auto); alone: what it is now
+  report [--json]          per stake: blocks, units sold and left, lots paid by tier next to the
+                           regulation's table for the units sold, payout so far
+  backup FILE              a consistent copy of the SQLite database, taken while the server sells
 The data directory is DATA_DIR (default ./data).`;
+
+/** The longest closed message accepted: a sentence or two on the player's screen. */
+const MAX_SALES_MESSAGE = 500;
 
 class UsageError extends Error {}
 
@@ -94,6 +108,69 @@ async function run(args: string[]): Promise<number> {
       } finally {
         await store.close();
       }
+    }
+    case 'sales': {
+      const [mode = 'show', ...more] = rest;
+      if (!['show', 'open', 'close', 'auto'].includes(mode)) throw new UsageError(`sales: unknown "${mode}"`);
+      const message = option(more, '--message');
+      if (more.includes('--message') && (message === undefined || message.trim() === '')) {
+        throw new UsageError('--message needs a text');
+      }
+      if (message !== undefined && mode !== 'close') throw new UsageError('--message goes with "sales close" only');
+      if (message !== undefined && message.length > MAX_SALES_MESSAGE) {
+        throw new UsageError(`the message is longer than ${MAX_SALES_MESSAGE} characters`);
+      }
+      const store = await openStore(config, new BlockLibrary());
+      try {
+        if (mode === 'open') await store.setSalesControl({ mode: 'open', message: null }, new Date());
+        if (mode === 'close') await store.setSalesControl({ mode: 'closed', message: message ?? null }, new Date());
+        if (mode === 'auto') await store.setSalesControl(null, new Date());
+        const control = await store.salesControl();
+        const { opensAt, closesAt, closedMessage } = config.sales;
+        const dates = `configured dates: ${opensAt?.toISOString() ?? 'none'} to ${closesAt?.toISOString() ?? 'none'}`;
+        console.log(
+          control
+            ? `sales ${control.mode} by the operator since ${control.setAt}` +
+                (control.mode === 'closed' ? `; message: ${control.message ?? closedMessage}` : '') +
+                ` (${dates}; "sales auto" returns to them)`
+            : `sales follow the ${dates}`,
+        );
+        if (mode !== 'show') {
+          console.log(`every instance applies it within ${(config.salesPollMs ?? 2000) / 1000} s (SALES_POLL_MS)`);
+        }
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    case 'report': {
+      const store = await openStore(config, new BlockLibrary());
+      try {
+        const report = await store.readSnapshot(async () =>
+          salesReport(await store.listBlocks(), await store.soldLots()),
+        );
+        console.log(rest.includes('--json') ? JSON.stringify(report, null, 2) : formatSalesReport(report));
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    case 'backup': {
+      const [file] = rest;
+      if (!file) throw new UsageError('backup needs the file to write');
+      if (config.databaseUrl) {
+        throw new UsageError(
+          'backup copies the embedded SQLite database; on PostgreSQL use pg_dump or base backups with WAL archiving (README, Operating)',
+        );
+      }
+      const summary = backupSqliteDatabase(path.join(config.dataDir, SQLITE_FILE_NAME), path.resolve(file));
+      console.log(
+        `backed up to ${summary.file}: ${summary.bytes} bytes, ${summary.plays} plays, schema version ${summary.schemaVersion}, integrity ok`,
+      );
+      console.log(
+        `the block files it names stay in ${path.join(config.dataDir, 'blocks')}: copy them once (they never change)`,
+      );
+      return 0;
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

@@ -18,6 +18,18 @@ describe('loadConfig', () => {
     expect(c.logLevel).toBe('warn');
   });
 
+  it('serves metrics only with METRICS_PORT, on loopback unless told; polls the sales setting every 2 s', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({}).salesPollMs).toBe(2000);
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ port: 0, host: '10.0.0.5' });
+    expect(loadConfig({ SALES_POLL_MS: '250' }).salesPollMs).toBe(250);
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be between 0 and 65535/);
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: 'a b' })).toThrow(/METRICS_HOST/);
+    expect(() => loadConfig({ SALES_POLL_MS: '10' })).toThrow(/SALES_POLL_MS must be between 50/);
+  });
+
   it('reads LOG_LEVEL, any case', () => {
     expect(loadConfig({ LOG_LEVEL: 'info' }).logLevel).toBe('info');
     expect(loadConfig({ LOG_LEVEL: 'SILENT' }).logLevel).toBe('silent');

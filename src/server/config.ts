@@ -27,6 +27,10 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** The operator's wallet for portal players' money; null: portal players play on the game's own ledger. */
   wallet: WalletSettings | null;
+  /** Prometheus metrics on a port of their own (never the players'); null: no metrics. */
+  metrics?: { port: number; host: string } | null;
+  /** How often each instance reads the operator's sales setting (`npm run ops -- sales`). */
+  salesPollMs?: number;
 }
 
 export interface WalletSettings {
@@ -201,5 +205,17 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'warn'),
     wallet: wallet(env),
+    metrics: metrics(env),
+    salesPollMs: integer(env, 'SALES_POLL_MS', 2000, 50, 600_000),
   };
+}
+
+function metrics(env: Env): ServerConfig['metrics'] {
+  if (read(env, 'METRICS_PORT') === undefined) return null;
+  const port = integer(env, 'METRICS_PORT', 9464, 0, 65_535);
+  // Loopback by default: a scraper on the same host, or a private interface named on purpose.
+  const host = read(env, 'METRICS_HOST') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host))
+    throw new ConfigError(`METRICS_HOST is not a host name or address: "${host}"`);
+  return { port, host };
 }

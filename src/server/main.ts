@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const server = await startServer(config, { extensions });
   console.log(
     `spincake: serving on ${server.url} (data in ${config.dataDir}; demo mode ${config.demoMode ? 'on' : 'off'}` +
-      `${config.portalSecret ? ', portal sessions on' : ''})`,
+      `${config.portalSecret ? ', portal sessions on' : ''}${server.metricsUrl ? `; metrics on ${server.metricsUrl}` : ''})`,
   );
   let stopping = false;
   const stop = (signal: string) => {

@@ -4,6 +4,7 @@ import { BlockLibrary } from './blocks/blockLibrary.ts';
 import { generateStarterBlocks } from './blocks/blockLoading.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
+import { serveMetrics } from './metrics/metricsServer.ts';
 import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
 
@@ -14,6 +15,8 @@ export interface RunningServer {
   library: BlockLibrary;
   /** http://host:port actually bound (port 0 picks a free one). */
   url: string;
+  /** http://host:port/metrics on its own port (METRICS_PORT); null when metrics are off. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -39,8 +42,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await generateStarterBlocks(store, config.dataDir, log);
     }
     library.preload(await store.listBlocks());
-    const { app, context } = await buildApp({ config, store, library, extensions: options.extensions });
+    const { app, context, metrics } = await buildApp({ config, store, library, extensions: options.extensions });
     const address = await app.listen({ port: config.port, host: config.host });
+    const metricsServer =
+      metrics && config.metrics
+        ? await serveMetrics(metrics.registry, config.metrics.port, config.metrics.host).catch(async (error) => {
+            await app.close();
+            throw new Error(`cannot serve metrics on port ${config.metrics!.port}: ${(error as Error).message}`);
+          })
+        : null;
     // Every instance sends the wins and rollbacks owed, those of a crashed one included.
     context.wallet?.drainer.start();
     const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
@@ -51,10 +61,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       store,
       library,
       url,
+      metricsUrl: metricsServer?.url ?? null,
       close: () => {
         // In-flight requests finish (and their plays commit) before the database closes.
         closing ??= app
           .close()
+          .then(() => metricsServer?.close())
           .then(() => context.wallet?.drainer.stop())
           .then(() => store.close());
         return closing;

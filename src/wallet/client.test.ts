@@ -121,6 +121,16 @@ describe('callWallet', () => {
     ],
     ['a 200 OK without its balance', (_q, _r, res) => answer(res, '{"status":"OK"}'), /breaks the contract/],
     ['a reset', (_q, _r, res) => res.socket?.destroy(), /connection failed/],
+    [
+      'an answer cut off before its end',
+      (_q, _r, res) => {
+        const body = '{"status":"OK","balanceCents":1}';
+        res.writeHead(200, { 'content-length': '200', [SIGNATURE_HEADER_LOWER]: signBody(SECRET, body) });
+        res.write(body);
+        setTimeout(() => res.socket?.destroy(), 20);
+      },
+      /cut off|connection failed/,
+    ],
     ['a timeout', () => {}, /no answer within 300 ms/],
   ];
   for (const [what, act, reason] of unknowns) {
@@ -139,6 +149,22 @@ describe('callWallet', () => {
       expect(result.kind === 'unknown' && result.reason).toMatch(reason);
     });
   }
+
+  it('keeps its connection to the wallet alive from call to call', async () => {
+    behaviour = (_req, _raw, res) => answer(res, '{"status":"OK","balanceCents":1}');
+    let connections = 0;
+    const count = () => connections++;
+    server.on('connection', count);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const result = await callWallet(url, SECRET, 'balance', { requestId: `k-${i}`, playerId: 'alice' });
+        expect(result.kind).toBe('answer');
+      }
+    } finally {
+      server.off('connection', count);
+    }
+    expect(connections).toBeLessThanOrEqual(1);
+  });
 
   it('counts a refused connection as unknown', async () => {
     const closed = http.createServer();

@@ -7,6 +7,11 @@ import winSmallUrl from '../../../assets/sounds/win-small.wav?url';
 import winBigUrl from '../../../assets/sounds/win-big.wav?url';
 import loseUrl from '../../../assets/sounds/lose.wav?url';
 import clickUrl from '../../../assets/sounds/click.wav?url';
+import spinMp3Url from '../../../assets/sounds/spin.mp3?url';
+import bellMp3Url from '../../../assets/sounds/bell.mp3?url';
+import winSmallMp3Url from '../../../assets/sounds/win-small.mp3?url';
+import winBigMp3Url from '../../../assets/sounds/win-big.mp3?url';
+import loseMp3Url from '../../../assets/sounds/lose.mp3?url';
 import type { AudioOut } from '../game/audioOut.ts';
 import { CUE_SETTINGS, CueThrottle, SOUND_CUES, defaultStorage, readMuted, writeMuted, type SoundCue } from './cues.ts';
 
@@ -23,15 +28,26 @@ export interface GameAudio extends AudioOut {
   unlock(): void;
 }
 
-const URLS: Record<SoundCue, string> = {
-  tick: tickUrl,
-  spin: spinUrl,
-  stop: stopUrl,
-  bell: bellUrl,
-  'win-small': winSmallUrl,
-  'win-big': winBigUrl,
-  lose: loseUrl,
-  click: clickUrl,
+interface SoundFile {
+  url: string;
+  format: 'mp3' | 'wav';
+}
+const mp3 = (url: string): SoundFile => ({ url, format: 'mp3' });
+const wav = (url: string): SoundFile => ({ url, format: 'wav' });
+
+/**
+ * Each cue's files, best first: howler.js loads only the first the browser can play — the MP3
+ * (a seventh of the bytes) where scripts/make-sounds.ts makes one, else the WAV.
+ */
+const SOURCES: Record<SoundCue, readonly SoundFile[]> = {
+  tick: [wav(tickUrl)],
+  spin: [mp3(spinMp3Url), wav(spinUrl)],
+  stop: [wav(stopUrl)],
+  bell: [mp3(bellMp3Url), wav(bellUrl)],
+  'win-small': [mp3(winSmallMp3Url), wav(winSmallUrl)],
+  'win-big': [mp3(winBigMp3Url), wav(winBigUrl)],
+  lose: [mp3(loseMp3Url), wav(loseUrl)],
+  click: [wav(clickUrl)],
 };
 
 /** A cue asked for while howler.js was still on its way plays once it is there, if still this fresh. */
@@ -61,7 +77,12 @@ export function createGameAudio(storage: Storage | undefined = defaultStorage())
         howls = new Map(
           SOUND_CUES.map((cue) => [
             cue,
-            new module.Howl({ src: [URLS[cue]], format: ['wav'], volume: CUE_SETTINGS[cue].volume, preload: true }),
+            new module.Howl({
+              src: SOURCES[cue].map((file) => file.url),
+              format: SOURCES[cue].map((file) => file.format),
+              volume: CUE_SETTINGS[cue].volume,
+              preload: true,
+            }),
           ]),
         );
         if (waiting && !muted && now() - waiting.at <= LATE_PLAY_MS) howls.get(waiting.cue)?.play();

@@ -4,7 +4,14 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 // eslint-disable-next-line no-restricted-imports
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_RATE, SOUNDS_DIR, SOUND_NAMES, renderSounds } from '../../../scripts/make-sounds.ts';
+import {
+  MP3_KBPS,
+  MP3_SOUNDS,
+  SAMPLE_RATE,
+  SOUNDS_DIR,
+  SOUND_NAMES,
+  renderSounds,
+} from '../../../scripts/make-sounds.ts';
 import { SOUND_CUES } from './cues.ts';
 
 const rendered = renderSounds();
@@ -12,19 +19,47 @@ const rendered = renderSounds();
 describe('assets/sounds', () => {
   it('has one sound per cue, and nothing else', () => {
     expect([...SOUND_NAMES].sort()).toEqual([...SOUND_CUES].sort());
-    expect(readdirSync(SOUNDS_DIR).sort()).toEqual(SOUND_NAMES.map((name) => `${name}.wav`).sort());
+    expect(readdirSync(SOUNDS_DIR).sort()).toEqual([...rendered.keys()].sort());
+    expect([...rendered.keys()].sort()).toEqual(
+      [...SOUND_NAMES.map((name) => `${name}.wav`), ...MP3_SOUNDS.map((name) => `${name}.mp3`)].sort(),
+    );
   });
+
+  for (const name of MP3_SOUNDS) {
+    it(`${name}.mp3 is exactly what scripts/make-sounds.ts renders: MPEG-2 layer III frames, mono, ${SAMPLE_RATE} Hz, ${MP3_KBPS} kbit/s, lasting as long as the WAV`, () => {
+      const committed = readFileSync(join(SOUNDS_DIR, `${name}.mp3`));
+      expect(Buffer.compare(committed, Buffer.from(rendered.get(`${name}.mp3`) as Uint8Array))).toBe(0);
+      // Walk the frames: every one starts with a sync word and the same header fields.
+      let frames = 0;
+      for (let at = 0; at < committed.length; frames++) {
+        const header = committed.readUInt32BE(at);
+        expect(header >>> 21).toBe(0x7ff); // frame sync
+        expect((header >>> 19) & 0b11).toBe(0b10); // MPEG-2 (the 22.05 kHz family)
+        expect((header >>> 17) & 0b11).toBe(0b01); // layer III
+        expect((header >>> 12) & 0b1111).toBe(6); // 48 kbit/s in MPEG-2 layer III's table
+        expect((header >>> 10) & 0b11).toBe(0); // 22 050 Hz
+        expect((header >>> 6) & 0b11).toBe(0b11); // mono
+        const padding = (header >>> 9) & 1;
+        at += Math.floor((72 * MP3_KBPS * 1000) / SAMPLE_RATE) + padding;
+      }
+      const wavSamples = (rendered.get(`${name}.wav`) as Uint8Array).length / 2;
+      // 576 samples per MPEG-2 frame; LAME adds its encoder padding (under 3 frames) at the ends.
+      expect(frames * 576).toBeGreaterThanOrEqual(wavSamples - 22);
+      expect(frames * 576).toBeLessThan(wavSamples + 4 * 576);
+      expect(committed.length).toBeLessThan((rendered.get(`${name}.wav`) as Uint8Array).length / 5);
+    });
+  }
 
   for (const name of SOUND_NAMES) {
     it(`${name}.wav is exactly what scripts/make-sounds.ts renders`, () => {
       const committed = readFileSync(join(SOUNDS_DIR, `${name}.wav`));
-      const fresh = rendered.get(name);
+      const fresh = rendered.get(`${name}.wav`);
       expect(fresh).toBeDefined();
       expect(Buffer.compare(committed, Buffer.from(fresh as Uint8Array))).toBe(0);
     });
 
     it(`${name}.wav is 16-bit mono ${SAMPLE_RATE} Hz PCM, short, soft, and click-free at its ends`, () => {
-      const bytes = Buffer.from(rendered.get(name) as Uint8Array);
+      const bytes = Buffer.from(rendered.get(`${name}.wav`) as Uint8Array);
       expect(bytes.toString('ascii', 0, 4)).toBe('RIFF');
       expect(bytes.toString('ascii', 8, 16)).toBe('WAVEfmt ');
       expect(bytes.readUInt16LE(20)).toBe(1);
@@ -46,9 +81,13 @@ describe('assets/sounds', () => {
     });
   }
 
-  it('the tick is the shortest sound, and all of them weigh under 300 KB', () => {
+  it('the tick is the shortest sound, and what a browser playing MP3 loads weighs under 60 KB', () => {
     const sizes = SOUND_NAMES.map((name) => statSync(join(SOUNDS_DIR, `${name}.wav`)).size);
     expect(Math.min(...sizes)).toBe(statSync(join(SOUNDS_DIR, 'tick.wav')).size);
     expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(300 * 1024);
+    const loaded = SOUND_NAMES.map(
+      (name) => statSync(join(SOUNDS_DIR, MP3_SOUNDS.includes(name) ? `${name}.mp3` : `${name}.wav`)).size,
+    );
+    expect(loaded.reduce((a, b) => a + b, 0)).toBeLessThan(60 * 1024);
   });
 });

@@ -151,11 +151,27 @@ function version2(d: SchemaDialect): string {
     `;
 }
 
+/**
+ * The operator's hand on Article 1's sales window (`npm run ops -- sales open|close`): at
+ * most one row; none means the configured dates decide. Every instance polls it.
+ */
+function version3(d: SchemaDialect): string {
+  return `
+      CREATE TABLE sales_control (
+        id      INTEGER PRIMARY KEY CHECK (id = 1),
+        mode    TEXT NOT NULL CHECK (mode IN ('open', 'closed')),
+        message TEXT,
+        set_at  TEXT NOT NULL
+      )${d.tableEnd};
+    `;
+}
+
 /** Every migration, in order, as this dialect spells it. */
 export function migrations(d: SchemaDialect): readonly Migration[] {
   return [
     { version: 1, name: 'players, blocks, plays, ledger', sql: version1(d) },
     { version: 2, name: 'operator wallet: bets, outbox, balances', sql: version2(d) },
+    { version: 3, name: 'sales window set by the operator', sql: version3(d) },
   ];
 }
 

@@ -11,7 +11,16 @@ import {
   type PlayerRow,
   type PlayRow,
 } from './rows.ts';
-import type { BlockRecord, LedgerFacts, PlayerRecord, PlayRecord, PlaysQuery, SoldUnit } from './types.ts';
+import type {
+  BlockRecord,
+  LedgerFacts,
+  PlayerRecord,
+  PlayRecord,
+  PlaysQuery,
+  SalesControl,
+  SoldLot,
+  SoldUnit,
+} from './types.ts';
 import { decodeUnit } from './unitCode.ts';
 
 const SOLD_UNITS_PAGE = 5000;
@@ -63,6 +72,11 @@ const LEDGER_FACTS_SQL = {
 export abstract class StoreCore {
   /** Runs one statement written with `?` placeholders; its rows. */
   protected abstract all<R>(text: string, params?: readonly unknown[]): Promise<R[]>;
+  /**
+   * Runs one writing statement (`?` placeholders) and resolves once it is on disk: its
+   * rows (for RETURNING) and how many rows it changed.
+   */
+  protected abstract write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }>;
   /** Resolves with `value` once every commit that a read just made may have seen is on disk. */
   protected abstract seen<T>(value: T): Promise<T>;
   /** The condition of an unfinished play, spelt as the partial index plays_unfinished is. */
@@ -116,6 +130,30 @@ export abstract class StoreCore {
       `SELECT DISTINCT stake_cents FROM blocks WHERE status IN ('open', 'queued') AND next_position < count`,
     );
     return this.seen(new Set(rows.map((r) => r.stake_cents as StakeCents)));
+  }
+
+  async salesControl(): Promise<SalesControl | null> {
+    const [row] = await this.all<{ mode: 'open' | 'closed'; message: string | null; set_at: string }>(
+      'SELECT mode, message, set_at FROM sales_control WHERE id = 1',
+    );
+    return this.seen(row ? { mode: row.mode, message: row.message, setAt: row.set_at } : null);
+  }
+
+  async setSalesControl(control: Omit<SalesControl, 'setAt'> | null, now: Date): Promise<void> {
+    if (control === null) {
+      await this.write('DELETE FROM sales_control', []);
+      return;
+    }
+    await this.write(
+      `INSERT INTO sales_control (id, mode, message, set_at) VALUES (1, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET mode = excluded.mode, message = excluded.message, set_at = excluded.set_at`,
+      [control.mode, control.message, now.toISOString()],
+    );
+  }
+
+  async soldLots(): Promise<SoldLot[]> {
+    const rows = await this.all<{ block_id: string; win_cents: number; n: number }>(LEDGER_FACTS_SQL.soldLots);
+    return this.seen(rows.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: Number(r.n) })));
   }
 
   async ledgerFacts(): Promise<LedgerFacts> {

@@ -1,5 +1,6 @@
 import type { Cents, StakeCents, Unit } from '../../rules/index.ts';
 import type { ErrorCode, Launched } from '../../contract/api.ts';
+import type { PlayBatchObserver } from './batchObserver.ts';
 
 /**
  * The server's persistence, behind one interface so that the routes never know which
@@ -196,8 +197,33 @@ export interface SoldUnit {
   winCents: Cents;
 }
 
+/** The sales window as the operator set it (`npm run ops -- sales open|close`); none: the configured dates. */
+export interface SalesControl {
+  mode: 'open' | 'closed';
+  /** Shown while closed; null: the configured message. */
+  message: string | null;
+  setAt: string;
+}
+
+/** Units sold of one lot in one block (fixtures excluded). */
+export interface SoldLot {
+  blockId: string;
+  lotCents: Cents;
+  count: number;
+}
+
 export interface Store {
   close(): Promise<void>;
+
+  /** Reports every play batch to `observer` from now on (null: to nobody). */
+  observePlayBatches(observer: PlayBatchObserver | null): void;
+
+  /** The operator's setting of the sales window, shared by every instance; null: none. */
+  salesControl(): Promise<SalesControl | null>;
+  /** Sets it (null: back to the configured dates). */
+  setSalesControl(control: Omit<SalesControl, 'setAt'> | null, now: Date): Promise<void>;
+  /** Per block and lot, the units sold. */
+  soldLots(): Promise<SoldLot[]>;
 
   /** A secret kept with the data, created on first use: signs session tokens. */
   sessionKey(): Promise<Buffer>;

@@ -32,11 +32,6 @@ const WALLET_FACTS_SQL = {
  * (cancelling a bet together with its rollback) and writes the outbox rows of a play batch.
  */
 export abstract class WalletBooks extends StoreCore {
-  /**
-   * Runs one writing statement (`?` placeholders) and resolves once it is on disk: its
-   * rows (for RETURNING) and how many rows it changed.
-   */
-  protected abstract write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }>;
   /** Runs writing statements in one transaction; resolves once it is on disk. */
   protected abstract writeTogether(statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void>;
   /** What ends the outbox claim's inner SELECT: PostgreSQL skips rows another instance is taking. */

@@ -70,7 +70,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await openStore();
     await openStore();
     const { rows } = await admin.query('SELECT version FROM schema_migrations ORDER BY version');
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     await admin.query(`INSERT INTO schema_migrations VALUES (99, 'from the future', '2030-01-01')`);
     await expect(PostgresStore.connect(database.url, library)).rejects.toThrow(/schema version 99, newer/);
   });

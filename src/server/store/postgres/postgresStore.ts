@@ -4,6 +4,7 @@ import type { Cents, StakeCents } from '../../../rules/index.ts';
 import type { Launched } from '../../../contract/api.ts';
 import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
 import { answerWhenDurable, planBatch, splitBlockWrites } from '../batchPlan.ts';
+import { reportBatch, type PlayBatchObserver } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
@@ -60,6 +61,7 @@ export class PostgresStore extends WalletBooks implements Store {
   private readonly numbered = new Map<string, string>();
   protected readonly unfinished = 'NOT finished';
   protected readonly skipLocked = ' FOR UPDATE SKIP LOCKED';
+  private observer: PlayBatchObserver | null = null;
 
   static async connect(url: string, units: UnitSource, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const store = new PostgresStore(url, units, options);
@@ -88,6 +90,10 @@ export class PostgresStore extends WalletBooks implements Store {
     this.units = units;
     this.maxBatch = options.maxBatch ?? 256;
     this.pool = openPool(url, options);
+  }
+
+  observePlayBatches(observer: PlayBatchObserver | null): void {
+    this.observer = observer;
   }
 
   /** A transaction on this store's pool (see inTransaction), its retries counted in `stats`. */
@@ -229,6 +235,7 @@ export class PostgresStore extends WalletBooks implements Store {
   private async runBatch(batch: Pending[]): Promise<void> {
     const requests = batch.map((p) => p.request);
     let outcomes: Outcome[];
+    const startedAt = performance.now();
     try {
       outcomes = await this.transaction((client) => this.buyInTransaction(client, requests), true);
     } catch (error) {
@@ -240,7 +247,10 @@ export class PostgresStore extends WalletBooks implements Store {
     this.stats.plays += outcomes.filter((o) => 'result' in o && o.result.ok && !o.result.replayed).length;
     // Answered once on disk; the flush loop goes on with the next batch meanwhile. A failed
     // flush leaves the batch's fate unknown: its clients retry with the same playIds.
-    answerWhenDurable(batch, outcomes, this.wal.durable());
+    const committedAt = performance.now();
+    const durable = this.wal.durable();
+    answerWhenDurable(batch, outcomes, durable);
+    reportBatch(this.observer, outcomes, startedAt, committedAt, durable);
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Cents, StakeCents } from '../../../rules/index.ts';
 import type { Launched } from '../../../contract/api.ts';
 import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
 import { answerWhenDurable, blockWritesInOrder, emptyReads, planBatch, type OutboxInsert } from '../batchPlan.ts';
+import { reportBatch, type PlayBatchObserver } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries, type LedgerEntry } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
@@ -31,7 +32,7 @@ import {
 } from '../walletRows.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { migrate } from './migrations.ts';
-import { WalSync } from './walSync.ts';
+import { WalSync } from '../../../durability/walSync.ts';
 
 /** The values of one INSERT INTO plays, in column order (launched and finished keep their defaults). */
 type PlayInsert = [
@@ -75,6 +76,7 @@ export class SqliteStore extends WalletBooks implements Store {
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
   protected readonly unfinished = 'finished = 0';
   protected readonly skipLocked = '';
+  private observer: PlayBatchObserver | null = null;
 
   static open(dataDir: string, units: UnitSource): SqliteStore {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -138,6 +140,10 @@ export class SqliteStore extends WalletBooks implements Store {
       ),
       noteBalance: db.prepare<[string, number, string]>(WALLET_BALANCE_UPSERT),
     };
+  }
+
+  observePlayBatches(observer: PlayBatchObserver | null): void {
+    this.observer = observer;
   }
 
   /** After a write: resolves with `value` once the write is on disk. */
@@ -250,6 +256,7 @@ export class SqliteStore extends WalletBooks implements Store {
     this.pending = [];
     if (batch.length === 0) return;
     let outcomes: Outcome[];
+    const startedAt = performance.now();
     try {
       outcomes = this.buyBatch(batch.map((item) => item.request));
     } catch (error) {
@@ -257,9 +264,12 @@ export class SqliteStore extends WalletBooks implements Store {
       for (const item of batch) item.reject(error);
       return;
     }
+    const committedAt = performance.now();
     // Acknowledge only once the batch is on disk.
     this.wal.committed();
-    answerWhenDurable(batch, outcomes, this.wal.durable());
+    const durable = this.wal.durable();
+    answerWhenDurable(batch, outcomes, durable);
+    reportBatch(this.observer, outcomes, startedAt, committedAt, durable);
   }
 
   /** The batch's state, read inside its transaction (nothing else writes meanwhile: SQLite has one writer). */

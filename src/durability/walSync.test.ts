@@ -1,10 +1,10 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../../testing/harness.ts';
 import { WalSync } from './walSync.ts';
 
-const dir = tempDataDir();
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spincake-walsync-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function walFile(name: string): string {

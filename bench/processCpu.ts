@@ -1,0 +1,15 @@
+import fs from 'node:fs';
+
+/** Clock ticks per second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); 0 once it is gone. */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,119 @@
+import {
+  BLOCK_SIZE,
+  blockLotTable,
+  blockPayoutBasisPoints,
+  formatCents,
+  STAKES_CENTS,
+  type Cents,
+  type StakeCents,
+} from '../rules/index.ts';
+import type { BlockRecord, SoldLot } from './store/types.ts';
+
+/** One lot of a stake: sold so far, next to what the regulation's table gives for the units sold. */
+export interface LotLine {
+  lotCents: Cents;
+  /** Lots in a full block (Article 3). */
+  perBlock: number;
+  sold: number;
+  /** The table's count pro rata of the units sold, in tenths of a unit (integers only). */
+  expectedTenths: number;
+}
+
+export interface StakeReport {
+  stakeCents: StakeCents;
+  blocks: { id: string; status: BlockRecord['status']; sold: number; left: number }[];
+  unitsSold: number;
+  /** Units still to sell in the open and queued blocks. */
+  unitsLeft: number;
+  lots: LotLine[];
+  stakesCents: Cents;
+  payoutCents: Cents;
+}
+
+/**
+ * `npm run ops -- report`: per stake, its blocks, the units sold and left, the lots paid by
+ * tier next to the regulation's table for the units sold, and the payout so far. Sold
+ * units are the blocks' cursors (every position below a cursor is sold: the ledger audit
+ * proves it); lots come from the plays themselves.
+ */
+export function salesReport(blocks: readonly BlockRecord[], soldLots: readonly SoldLot[]): StakeReport[] {
+  const stakeOfBlock = new Map(blocks.map((b) => [b.id, b.stakeCents]));
+  return STAKES_CENTS.map((stakeCents) => {
+    const mine = blocks.filter((b) => b.stakeCents === stakeCents);
+    const unitsSold = mine.reduce((n, b) => n + b.nextPosition, 0);
+    const unitsLeft = mine.filter((b) => b.status !== 'closed').reduce((n, b) => n + b.count - b.nextPosition, 0);
+    const soldByLot = new Map<Cents, number>();
+    for (const lot of soldLots) {
+      if (stakeOfBlock.get(lot.blockId) !== stakeCents) continue;
+      soldByLot.set(lot.lotCents, (soldByLot.get(lot.lotCents) ?? 0) + lot.count);
+    }
+    const table = blockLotTable(stakeCents);
+    const lots: LotLine[] = table.map((row) => ({
+      lotCents: row.lotCents,
+      perBlock: row.count,
+      sold: soldByLot.get(row.lotCents) ?? 0,
+      expectedTenths: Math.round((row.count * unitsSold * 10) / BLOCK_SIZE),
+    }));
+    // A lot outside the table would be a defect the ledger audit reports; show it rather than hide it.
+    for (const [lotCents, sold] of soldByLot) {
+      if (!table.some((row) => row.lotCents === lotCents))
+        lots.push({ lotCents, perBlock: 0, sold, expectedTenths: 0 });
+    }
+    return {
+      stakeCents,
+      blocks: mine.map((b) => ({
+        id: b.id,
+        status: b.status,
+        sold: b.nextPosition,
+        left: b.status === 'closed' ? 0 : b.count - b.nextPosition,
+      })),
+      unitsSold,
+      unitsLeft,
+      lots,
+      stakesCents: unitsSold * stakeCents,
+      payoutCents: lots.reduce((sum, lot) => sum + lot.sold * lot.lotCents, 0),
+    };
+  });
+}
+
+const count = (n: number) => n.toLocaleString('fr-FR').replace(/\u202f/g, '\u00a0');
+const tenths = (t: number) => `${count(Math.floor(t / 10))},${t % 10}`;
+/** A ratio of two integers as a percentage with two decimals, in integer arithmetic. */
+function percent(part: number, whole: number): string {
+  if (whole === 0) return '—';
+  const hundredths = Math.round((part * 10_000) / whole);
+  return `${Math.floor(hundredths / 100)},${String(hundredths % 100).padStart(2, '0')} %`;
+}
+
+/** The report as an operator reads it: French amounts (1 000,50 €), one section per stake. */
+export function formatSalesReport(report: readonly StakeReport[]): string {
+  const lines: string[] = [];
+  for (const stake of report) {
+    lines.push(
+      `${formatCents(stake.stakeCents)}: ${count(stake.unitsSold)} sold, ${count(stake.unitsLeft)} left, ` +
+        `${stake.blocks.length} block${stake.blocks.length === 1 ? '' : 's'}`,
+    );
+    for (const block of stake.blocks) {
+      lines.push(
+        `  block ${block.id.slice(0, 16)}…  ${block.status.padEnd(6)}  sold ${count(block.sold)}, left ${count(block.left)}`,
+      );
+    }
+    if (stake.unitsSold > 0) {
+      lines.push(
+        `  ${'lot'.padStart(12)}  ${'sold'.padStart(9)}  ${'table for the units sold'.padStart(25)}  ${'per block'.padStart(10)}`,
+      );
+      for (const lot of stake.lots) {
+        const name = lot.lotCents === 0 ? 'no lot' : formatCents(lot.lotCents);
+        lines.push(
+          `  ${name.padStart(12)}  ${count(lot.sold).padStart(9)}  ${tenths(lot.expectedTenths).padStart(25)}  ${count(lot.perBlock).padStart(10)}`,
+        );
+      }
+    }
+    lines.push(
+      `  stakes ${formatCents(stake.stakesCents)}, payout so far ${formatCents(stake.payoutCents)} ` +
+        `(${percent(stake.payoutCents, stake.stakesCents)} of stakes; a whole block: ` +
+        `${percent(blockPayoutBasisPoints(stake.stakeCents), 10_000)})`,
+    );
+  }
+  return lines.join('\n');
+}
