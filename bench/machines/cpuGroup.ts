@@ -21,8 +21,15 @@ export function cpuGroupsAvailable(): string | null {
   return null;
 }
 
-/** The group this process started in (where it goes back to, and where leftovers are moved). */
-const HOME = path.join(CPU_HIERARCHY, cpuGroupOf(fs.readFileSync('/proc/self/cgroup', 'utf8')));
+let home: string | null = null;
+/**
+ * The group this process started in (where it goes back to, and where leftovers are moved);
+ * read on first use, so that importing this file costs nothing where there are no groups.
+ */
+function homeGroup(): string {
+  home ??= path.join(CPU_HIERARCHY, cpuGroupOf(fs.readFileSync('/proc/self/cgroup', 'utf8')));
+  return home;
+}
 
 export class CpuGroup {
   readonly dir: string;
@@ -36,7 +43,7 @@ export class CpuGroup {
    * process weighs 1024): a heavier group gets its quota first when the cores are contended.
    */
   static create(name: string, periodUs: number, quotaUs: number, shares: number): CpuGroup {
-    const dir = path.join(HOME, name);
+    const dir = path.join(homeGroup(), name);
     fs.mkdirSync(dir);
     const group = new CpuGroup(dir);
     group.write('cpu.cfs_period_us', periodUs);
@@ -75,7 +82,7 @@ export class CpuGroup {
   /** Puts this process in the group until `leave()`: what it forks meanwhile is born there. */
   enter(): { leave(): void } {
     this.write('cgroup.procs', process.pid);
-    return { leave: () => fs.writeFileSync(path.join(HOME, 'cgroup.procs'), `${process.pid}\n`) };
+    return { leave: () => fs.writeFileSync(path.join(homeGroup(), 'cgroup.procs'), `${process.pid}\n`) };
   }
 
   /**
@@ -87,7 +94,7 @@ export class CpuGroup {
     for (let attempt = 0; ; attempt++) {
       for (const pid of this.pids()) {
         try {
-          fs.writeFileSync(path.join(HOME, 'cgroup.procs'), `${pid}\n`);
+          fs.writeFileSync(path.join(homeGroup(), 'cgroup.procs'), `${pid}\n`);
         } catch {
           // It exited meanwhile.
         }

@@ -71,8 +71,12 @@ export async function startPrivatePostgres(group: CpuGroup): Promise<PrivatePost
       const result = spawnSync(cmd, args, { stdio: 'ignore' });
       if (result.status !== 0) {
         // Not stopped in time: end the postmaster itself (its backends follow it).
-        const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-        if (pid > 0) process.kill(pid, 'SIGQUIT');
+        try {
+          const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+          if (pid > 0) process.kill(pid, 'SIGQUIT');
+        } catch {
+          // No postmaster.pid, or no such process: nothing left running.
+        }
       }
     }
     fs.rmSync(dir, { recursive: true, force: true });
