@@ -8,6 +8,10 @@
  * from /proc, and samples pg_stat_activity to see what the play transactions wait on
  * (row locks on the block cursor, WAL flush, or the instance itself).
  * Writes the figures into the `## PostgreSQL` section of BENCHMARKS.md.
+ *
+ * With `--machines`: each instance and a private PostgreSQL cluster run in a CPU group of
+ * their own with a quota (bench/machines/), as if on separate machines; 1, 2 and 3 instances
+ * with the same quota each, and the figures go to that section's `### Separate machines`.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +28,10 @@ import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
 import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
 import { createTestDatabase, postgresReachable, PG_TEST_URL } from '../src/server/testing/postgres.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
+import { GROUP_SHARES, setUpMachines, quotaPlanFromEnv, type Machines } from './machines/machines.ts';
+import { createDatabaseOn } from './machines/privatePostgres.ts';
+import { describePlan as describePlanLine, throttlingBetween, type Throttling } from './machines/quotas.ts';
+import { writeMachinesSection } from './machines/section.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP_S = 2;
@@ -34,6 +42,14 @@ const SAMPLE_MS = 20;
 const CLOCK_TICKS_PER_S = 100;
 /** Each setup runs this many times, in turn with the others; the median run is reported. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** `--machines`: CPU quotas per instance and for a private PostgreSQL (see the file's comment). */
+const MACHINES = process.argv.includes('--machines');
+/**
+ * With --machines, connections per instance: each simulated machine gets the same load, so
+ * that 2 and 3 instances are 2 and 3 times one (not one load split thinner).
+ */
+const CONNECTIONS_PER_MACHINE = Number(process.env.BENCH_CONNECTIONS_PER_INSTANCE ?? 48);
+let machines: Machines | null = null;
 
 function onPath(command: string): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && fs.existsSync(path.join(dir, command)));
@@ -50,7 +66,7 @@ const LOADER =
     ? 'autocannon'
     : 'wrk';
 
-interface Setup {
+export interface Setup {
   label: string;
   /** The plays (default), or the bare `GET /api/health`: a control with no database work at all. */
   route?: 'health';
@@ -82,9 +98,29 @@ const ALL_SETUPS: Setup[] = [
     stakePerInstance: true,
   },
 ];
+/**
+ * --machines: the control (HTTP only: what the quotas alone give), then the plays on one
+ * stake (one cursor row for all instances), then a stake each (no cursor shared: the bound
+ * of any cursor scheme).
+ */
+const MACHINE_SETUPS: Setup[] = [
+  { label: 'HTTP only, 1 instance', route: 'health', store: 'sqlite', instances: 1, stakes: ONE_STAKE },
+  { label: 'HTTP only, 3 instances', route: 'health', store: 'sqlite', instances: 3, stakes: ONE_STAKE },
+  { label: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1, stakes: ONE_STAKE },
+  { label: 'PostgreSQL, 2 instances', store: 'postgres', instances: 2, stakes: ONE_STAKE },
+  { label: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3, stakes: ONE_STAKE },
+  {
+    label: 'PostgreSQL, 3 instances, a stake each',
+    store: 'postgres',
+    instances: 3,
+    stakes: [100, 200, 300],
+    stakePerInstance: true,
+  },
+];
 /** BENCH_ONLY=2,3 runs only those setups (1-based, for a quick look; BENCHMARKS.md is then left alone). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
-const SETUPS = ONLY ? ALL_SETUPS.filter((_, i) => ONLY.includes(i + 1)) : ALL_SETUPS;
+const CHOSEN_SETUPS = MACHINES ? MACHINE_SETUPS : ALL_SETUPS;
+const SETUPS = ONLY ? CHOSEN_SETUPS.filter((_, i) => ONLY.includes(i + 1)) : CHOSEN_SETUPS;
 
 interface Waits {
   samples: number;
@@ -94,9 +130,14 @@ interface Waits {
   onInstance: number;
   running: number;
   other: number;
+  /**
+   * --machines: share of the samples in which a stake's block cursor was locked by a batch
+   * (pgrowlocks, which reads the row's lock without taking it), averaged over the stakes sold.
+   */
+  cursorHeld?: number;
 }
 
-interface Row {
+export interface Row {
   setup: Setup;
   rps: number;
   p50: number;
@@ -111,6 +152,11 @@ interface Row {
   playsPerTxn: number | null;
   /** Slowest and fastest of the rounds, plays/s. */
   range?: [number, number];
+  /** --machines: how often each instance's group, and PostgreSQL's, hit its quota. */
+  instanceThrottling?: Throttling[];
+  postgresThrottling?: Throttling;
+  /** Connections of each instance's load. */
+  connectionsPerInstance: number;
 }
 
 /** CPU ms per play: the instances and PostgreSQL, and with the load generator. */
@@ -131,9 +177,16 @@ function processCpuMs(pid: number): number {
   }
 }
 
-/** CPU of every PostgreSQL process (postmaster, backends, WAL writer, checkpointer), by pid. */
+/**
+ * CPU of every PostgreSQL process (postmaster, backends, WAL writer, checkpointer), by pid:
+ * with --machines, those of the private cluster's group only.
+ */
 function postgresCpu(): Map<number, number> {
   const out = new Map<number, number>();
+  if (machines) {
+    for (const pid of machines.postgresGroup.pids()) out.set(pid, processCpuMs(pid));
+    return out;
+  }
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -204,14 +257,17 @@ function wrkMs(text: string): number {
 function runWrk(connections: number, durationS: number, target: string[]): Promise<LoadResult> {
   const args = ['-f', 'cpu %U %S', 'wrk', '-t1', `-c${connections}`, `-d${durationS}s`, '--latency', ...target];
   return new Promise((resolve, reject) => {
+    // --machines: wrk is born in the load generator's group (execFile forks before it returns).
+    const inside = machines?.loaderGroup.enter();
     execFile('/usr/bin/time', args, (error, stdout, stderr) => {
       if (error) return reject(new Error(`wrk failed: ${error.message}\n${stdout}${stderr}`));
       const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
       const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
       const result: LoadResult = {
         requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN),
-        p50: wrkMs(/50%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
-        p99: wrkMs(/99%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
+        // At the start of a line: "Latency … 85.50%" (its +/- Stdev) is no percentile.
+        p50: wrkMs(/^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
+        p99: wrkMs(/^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
         errors: socket ? socket.slice(1).reduce((n, v) => n + Number(v), 0) : 0,
         non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0),
         cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null,
@@ -221,13 +277,15 @@ function runWrk(connections: number, durationS: number, target: string[]): Promi
         console.warn(`wrk output not understood:\n${stdout}`);
       resolve(result);
     });
+    inside?.leave();
   });
 }
 
 /** Samples what the play transactions of this database are doing, until stopped. */
-function sampleWaits(url: string): { stop(): Promise<Waits> } {
+function sampleWaits(url: string, stakes: number): { stop(): Promise<Waits> } {
   const client = new pg.Client({ connectionString: url });
   const waits: Waits = { samples: 0, lock: 0, walFlush: 0, onInstance: 0, running: 0, other: 0 };
+  let cursorsHeld = 0;
   let stopped = false;
   const done = (async () => {
     await client.connect();
@@ -243,6 +301,12 @@ function sampleWaits(url: string): { stop(): Promise<Waits> } {
         else if (r.state === 'idle in transaction' || r.event === 'ClientRead') waits.onInstance++;
         else if (r.type === null) waits.running++;
         else waits.other++;
+      }
+      if (machines) {
+        const held = await client.query<{ n: number }>(
+          `SELECT count(DISTINCT b.stake_cents)::int AS n FROM blocks b JOIN pgrowlocks('blocks') l ON l.locked_row = b.ctid`,
+        );
+        cursorsHeld += held.rows[0]!.n;
       }
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
     }
@@ -260,6 +324,7 @@ function sampleWaits(url: string): { stop(): Promise<Waits> } {
         onInstance: waits.onInstance / n,
         running: waits.running / n,
         other: waits.other / n,
+        ...(machines ? { cursorHeld: cursorsHeld / n / stakes } : {}),
       };
     },
   };
@@ -280,7 +345,9 @@ async function prepare(
   let dropDatabase = async () => {};
   let url: string | null = null;
   if (setup.store === 'postgres') {
-    const database = await createTestDatabase();
+    const database = machines
+      ? await createDatabaseOn(machines.postgres.adminUrl, `spincake_bench_${newPlayId().replaceAll('-', '')}`)
+      : await createTestDatabase();
     url = database.url;
     env.DATABASE_URL = database.url;
     store = await PostgresStore.connect(database.url, library);
@@ -308,7 +375,13 @@ async function measure(setup: Setup): Promise<Row> {
     const nodeArgs = process.env.BENCH_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : [];
-    for (let i = 0; i < setup.instances; i++) servers.push(await spawnServer(prepared.env, 60_000, nodeArgs));
+    for (let i = 0; i < setup.instances; i++) {
+      const spawn = () => spawnServer(prepared.env, 60_000, nodeArgs);
+      // --machines: instance i is born in its own CPU group (spawnServer forks synchronously).
+      const starting = machines ? machines.instanceGroups[i]!.spawnInside(spawn) : spawn();
+      servers.push(await starting);
+      machines?.children.add(servers[i]!.process);
+    }
     const urls = servers.map((s) => s.url);
     const tokens: string[] = [];
     for (let p = 0; p < PLAYERS; p++) {
@@ -321,7 +394,7 @@ async function measure(setup: Setup): Promise<Row> {
     }
     // One load per instance, each with its share of the connections and its own players:
     // a player stays on one instance, as behind a proxy with session affinity.
-    const perInstance = CONNECTIONS / urls.length;
+    const perInstance = MACHINES ? CONNECTIONS_PER_MACHINE : CONNECTIONS / urls.length;
     const loadOne = (url: string, i: number, duration: number): Promise<LoadResult> => {
       const mine = tokens.filter((_, p) => p % urls.length === i);
       const stakes = setup.stakePerInstance ? [setup.stakes[i]!] : setup.stakes;
@@ -372,7 +445,9 @@ async function measure(setup: Setup): Promise<Row> {
     const cpuBefore = servers.map((s) => processCpuMs(s.process.pid!));
     const pgBefore = postgresCpu();
     const selfBefore = selfCpuMs();
-    const sampler = prepared.url ? sampleWaits(prepared.url) : null;
+    const groupsBefore = machines?.instanceGroups.map((g) => g.stat());
+    const postgresGroupBefore = machines?.postgresGroup.stat();
+    const sampler = prepared.url ? sampleWaits(prepared.url, setup.stakes.length) : null;
     const started = performance.now();
     const results = await loadAll(DURATION_S);
     const wallMs = performance.now() - started;
@@ -391,7 +466,14 @@ async function measure(setup: Setup): Promise<Row> {
       loaderCpuMs: LOADER === 'wrk' ? results.reduce((n, r) => n + (r.cpuMs ?? 0), 0) : selfCpuMs() - selfBefore,
       waits,
       playsPerTxn: null,
+      connectionsPerInstance: perInstance,
     };
+    if (machines && groupsBefore && postgresGroupBefore) {
+      row.instanceThrottling = servers.map((_, i) =>
+        throttlingBetween(groupsBefore[i]!, machines!.instanceGroups[i]!.stat()),
+      );
+      row.postgresThrottling = throttlingBetween(postgresGroupBefore, machines.postgresGroup.stat());
+    }
     if (prepared.url) {
       // Plays inserted by one transaction share its xmin: plays per commit, warm-up included.
       const client = new pg.Client({ connectionString: prepared.url });
@@ -406,6 +488,7 @@ async function measure(setup: Setup): Promise<Row> {
   } finally {
     for (const server of servers) server.process.kill('SIGTERM');
     await Promise.all(servers.map((s) => s.exited));
+    for (const server of servers) machines?.children.delete(server.process);
     await prepared.cleanup();
   }
 }
@@ -414,14 +497,19 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (ms: number, wallMs: number) => `${Math.round((100 * ms) / wallMs)} %`;
 
 function describeRow(r: Row): string {
+  const throttled = r.instanceThrottling
+    ? `; periods at quota: instances ${r.instanceThrottling.map((t) => pct(t.throttledShare, 1)).join(' + ')}, ` +
+      `PostgreSQL ${pct(r.postgresThrottling!.throttledShare, 1)}`
+    : '';
   const waits = r.waits
     ? `; waiting backends: lock ${r.waits.lock.toFixed(2)}, WAL ${r.waits.walFlush.toFixed(2)}, ` +
-      `on instance ${r.waits.onInstance.toFixed(2)}, running ${r.waits.running.toFixed(2)}; plays/txn ${r.playsPerTxn?.toFixed(1)}`
+      `on instance ${r.waits.onInstance.toFixed(2)}, running ${r.waits.running.toFixed(2)}; plays/txn ${r.playsPerTxn?.toFixed(1)}` +
+      (r.waits.cursorHeld !== undefined ? `; cursor held ${pct(r.waits.cursorHeld, 1)}` : '')
     : '';
   return (
     `${r.setup.label}: ${fmt(r.rps)} ${r.setup.route === 'health' ? 'requests' : 'plays'}/s, p50 ${r.p50} ms, p99 ${r.p99} ms (errors ${r.errors}, non-2xx ${r.non2xx}); ` +
     `CPU instances ${r.instanceCpuMs.map((ms) => pct(ms, r.wallMs)).join(' + ')}, PostgreSQL ${pct(r.postgresCpuMs, r.wallMs)}, ` +
-    `load generator ${pct(r.loaderCpuMs, r.wallMs)}${waits}`
+    `load generator ${pct(r.loaderCpuMs, r.wallMs)}${waits}${throttled}`
   );
 }
 
@@ -513,10 +601,31 @@ async function writeSection(rows: Row[], loadBefore: number[], loadAfter: number
 }
 
 async function main(): Promise<void> {
+  if (MACHINES) {
+    const plan = quotaPlanFromEnv();
+    machines = await setUpMachines(plan);
+    console.log(`--machines: ${LOADER}; quotas: ${describePlanLine(plan)}`);
+    console.log(
+      `private PostgreSQL on port ${machines.postgres.port}; load average at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    try {
+      await measureAll();
+    } finally {
+      machines.tearDown();
+    }
+    return;
+  }
   if (!(await postgresReachable())) {
     console.error(`bench:postgres needs PostgreSQL at ${PG_TEST_URL} (set PG_TEST_URL): not reachable`);
     process.exit(1);
   }
+  await measureAll();
+}
+
+async function measureAll(): Promise<void> {
   const loadBefore = os.loadavg();
   const runs = new Map<Setup, Row[]>(SETUPS.map((s) => [s, []]));
   // In turn, so that a burst of other work on the machine hits every setup alike.
@@ -533,6 +642,20 @@ async function main(): Promise<void> {
     return { ...median, range: [sorted[0]!.rps, sorted[sorted.length - 1]!.rps] as [number, number] };
   });
   if (ONLY) console.log('BENCH_ONLY: BENCHMARKS.md left as it is');
+  else if (machines)
+    await writeMachinesSection({
+      rows,
+      shares: GROUP_SHARES,
+      plan: machines.plan,
+      loader: LOADER,
+      durationS: DURATION_S,
+      warmupS: WARMUP_S,
+      rounds: ROUNDS,
+      players: PLAYERS,
+      sampleMs: SAMPLE_MS,
+      loadBefore,
+      loadAfter: os.loadavg(),
+    });
   else await writeSection(rows, loadBefore, os.loadavg());
 }
 
