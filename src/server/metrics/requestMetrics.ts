@@ -18,7 +18,9 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: ServerMetr
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    // A 404 from a wildcard (the API's catch-all, a missing file) matched no route either.
+    const pattern = request.routeOptions.url;
+    const route = pattern === undefined || (reply.statusCode === 404 && pattern.endsWith('*')) ? 'unmatched' : pattern;
     metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 }
