@@ -64,8 +64,9 @@ export class CommitmentWorkers {
     const split = splitCommitment(count, this.size);
     const parts = await Promise.all(
       split.parts.map(([from, to]) => {
-        // Each part gets its own copy of its records, moved to the worker without another copy.
-        const body = block.body.slice(from * UNIT_BYTES, to * UNIT_BYTES);
+        // Each part gets its own copy of its records (a Buffer's slice would be a view of the
+        // block's file image, which the transfer would detach), moved to the worker as it is.
+        const body = new Uint8Array(block.body.subarray(from * UNIT_BYTES, to * UNIT_BYTES));
         const source: CommitmentSource = { stakeCents, seedHex, count, body, bodyFrom: from };
         return this.run({ source, from, to, depth: split.depth });
       }),

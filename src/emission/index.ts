@@ -15,3 +15,4 @@ export { PAIR_SPLIT, blockPairCounts } from './split.ts';
 export { UNIT_BYTES } from './record.ts';
 export { commitBlock, unitProof, unitSalts, type BlockCommitment, type UnitProof } from './commitment.ts';
 export { CommitmentWorkers } from './commitmentWorkers.ts';
+export { commitmentFilePath, readCommitmentFile, writeCommitmentFile } from './commitmentFile.ts';

@@ -80,6 +80,11 @@ export class CommitmentTree {
     return new CommitmentTree(count, upper, level.slice(0, WORDS));
   }
 
+  /** Levels 1 … top (8 words a node), as kept: to store the tree beside its block. */
+  get levels(): readonly Int32Array[] {
+    return this.upper;
+  }
+
   get root(): Uint8Array {
     const out = new Uint8Array(32);
     wordsToBytes(this.rootWords, 0, out, 0);

@@ -71,9 +71,15 @@ export function testBlocks(): Promise<CachedBlock[]> {
   return cached;
 }
 
-/** A library already holding the test blocks, shared by every server of a test file. */
+/**
+ * A library already holding the test blocks and their published commitments, shared by
+ * every server of a test file. The commitments are kept beside the cached block files
+ * (`FILE.commitment`, computed once like the blocks), as a server keeps its own.
+ */
 export async function testLibrary(): Promise<BlockLibrary> {
   const library = new BlockLibrary();
-  for (const { block } of await testBlocks()) library.add(block);
+  const blocks = await testBlocks();
+  for (const { block } of blocks) library.add(block);
+  await Promise.all(blocks.map(({ file, block }) => library.publish({ id: block.id, filePath: file })));
   return library;
 }
