@@ -75,7 +75,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       } catch (error) {
         // A block loaded since the start, reached now: the store sold nothing of it. Once its
         // root is published the play is tried again — for a game balance only: a wallet's bet
-        // was rolled back, and the client retries with the same playId (500, nothing taken).
+        // was rolled back already (the play answers 500, nothing taken).
         if (!(error instanceof RootNotPublishedError) || (ctx.wallet && operatorId !== null)) throw error;
         await ctx.library.publish(error.block);
         result = await buy();
