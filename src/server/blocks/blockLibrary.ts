@@ -175,9 +175,17 @@ export class BlockLibrary implements UnitSource {
     for (const record of openFirst) this.publish(record).catch(() => {}); // a play of that stake will see it
   }
 
-  /** A block already read and verified elsewhere (tests share blocks across servers). */
-  add(block: Block): void {
+  /** A block already read and verified elsewhere, and its commitment if known (tests share both across servers). */
+  add(block: Block, commitment?: BlockCommitment): void {
     this.blocks.set(block.id, block);
+    if (commitment) {
+      this.commitments.set(block.id, commitment);
+      this.summaries.set(block.id, {
+        root: commitment.root,
+        seedHash: commitment.seedHash,
+        seedHex: block.header.seedHex,
+      });
+    }
   }
 
   /** Stops the worker threads (a commitment under way fails). */
