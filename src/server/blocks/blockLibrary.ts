@@ -38,7 +38,7 @@ export class RootNotPublishedError extends Error {
  *
  * No unit leaves it for a sale before its block's root is published (`unitAt`). A
  * commitment is read from the file kept beside the block (`FILE.commitment`) or computed
- * in worker threads (about a second of CPU for a full block), never on the thread that
+ * in worker threads (about 0.6 s of CPU for a full block), never on the thread that
  * answers requests.
  */
 export class BlockLibrary implements UnitSource {
