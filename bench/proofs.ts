@@ -1,29 +1,51 @@
 /**
  * `npm run bench:proofs`: the commitment of one full block (every leaf salted and hashed,
- * then the tree), next to two baselines measured in the same run: node:crypto's
- * SHA-256 of the block's body (the same 26 MB, hashed natively in one pass) and the
- * block's generation. Also a proof's making and checking time and its size. Figures go
- * into the `## Proofs` section of BENCHMARKS.md.
+ * then the tree), against a baseline revision's (`--baseline REV` or `BENCH_BASELINE=REV`;
+ * `main` by default) measured in the same process, interleaved: its tree from `git
+ * archive` beside this checkout, its `commitBlock` imported from there. This checkout's
+ * commitment is timed in this thread (`commitBlock`, as the CLI commands run it) and in
+ * worker threads (`CommitmentWorkers`, as the server runs it; the threads' start timed
+ * apart). Also the reading of a commitment kept beside its block (a server's start), a
+ * proof's making and checking time and its size. Figures go into the `## Proofs` section
+ * of BENCHMARKS.md.
  */
-import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { commitBlock, generateBlock, unitProof, type Block } from '../src/emission/index.ts';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  CommitmentWorkers,
+  commitBlock,
+  generateBlock,
+  readCommitmentFile,
+  unitProof,
+  writeCommitmentFile,
+  type Block,
+} from '../src/emission/index.ts';
 import { TICKET_PROOF_FORMAT, verifyTicketProof, type TicketProof } from '../src/proofs/index.ts';
 import { BLOCK_SIZE } from '../src/rules/index.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
+import { cleanUp, materialise, tempDir } from './serverTree.ts';
 
-const RUNS = 5;
+const RUNS = 7;
 const PROOFS = 2_000;
+
+function baselineArgument(): string {
+  const at = process.argv.indexOf('--baseline');
+  if (at >= 0 && process.argv[at + 1]) return process.argv[at + 1]!;
+  return process.env.BENCH_BASELINE || 'main';
+}
 
 interface Sample {
   ms: number;
   cpuMs: number;
 }
 
-function timed(work: () => void): Sample {
+/** Wall and CPU time (every thread of the process: the workers' too). */
+async function timed(work: () => unknown): Promise<Sample> {
   const cpu = process.cpuUsage();
   const start = performance.now();
-  work();
+  await work();
   const used = process.cpuUsage(cpu);
   return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
 }
@@ -52,21 +74,43 @@ function ticketOf(block: Block, commitment: ReturnType<typeof commitBlock>, posi
 }
 
 async function bench(): Promise<void> {
+  const rev = baselineArgument();
+  const tree = materialise(rev);
+  const baseline = (await import(pathToFileURL(path.join(tree.root, 'src/emission/index.ts')).href)) as {
+    commitBlock: (block: Block) => { root: string };
+  };
   const loadBefore = loadavg()[0]!;
-  let block = generateBlock({ stakeCents: 100, seedHex: 'b0b0' });
-  const samples = { generate: [] as Sample[], sha: [] as Sample[], commit: [] as Sample[] };
+  const block = generateBlock({ stakeCents: 100, seedHex: 'b0b0' });
   let commitment = commitBlock(block); // warms the JIT up
+  if (baseline.commitBlock(block).root !== commitment.root) {
+    throw new Error(`the baseline ${tree.label} commits this block to another root: not the same format`);
+  }
+  const workers = new CommitmentWorkers({ keepAlive: true });
+  const start = await timed(() => workers.commit(block)); // the threads start (tsx loads their modules)
+  const samples = { baseline: [] as Sample[], thread: [] as Sample[], workers: [] as Sample[] };
   for (let run = 0; run < RUNS; run++) {
     // Interleaved, so that load on the shared machine falls on all three alike.
-    samples.generate.push(timed(() => (block = generateBlock({ stakeCents: 100, seedHex: 'b0b0' }))));
-    samples.sha.push(timed(() => createHash('sha256').update(block.body).digest()));
-    samples.commit.push(timed(() => (commitment = commitBlock(block))));
-    console.error(`run ${run + 1}/${RUNS}: commitment ${fmt(samples.commit.at(-1)!.ms)} ms`);
+    samples.baseline.push(await timed(() => baseline.commitBlock(block)));
+    samples.thread.push(await timed(() => (commitment = commitBlock(block))));
+    samples.workers.push(
+      await timed(async () => {
+        if ((await workers.commit(block)).root !== commitment.root) throw new Error('the workers commit another root');
+      }),
+    );
+    console.error(`run ${run + 1}/${RUNS}: workers ${fmt(samples.workers.at(-1)!.ms)} ms`);
   }
+  await workers.close();
+  const kept = path.join(tempDir('spincake-bench-proofs-'), 'block');
+  writeCommitmentFile(kept, block.id, commitment);
+  const reading = await timed(() => {
+    if (readCommitmentFile(kept, block.id, BLOCK_SIZE)?.root !== commitment.root) throw new Error('kept commitment');
+  });
+  fs.rmSync(`${kept}.commitment`);
+
   const positions = Array.from({ length: PROOFS }, (_, i) => Math.floor((i * BLOCK_SIZE) / PROOFS) + (i % 7));
   let tickets: TicketProof[] = [];
-  const making = timed(() => (tickets = positions.map((p) => ticketOf(block, commitment, p))));
-  const checking = timed(() => {
+  const making = await timed(() => (tickets = positions.map((p) => ticketOf(block, commitment, p))));
+  const checking = await timed(() => {
     for (const t of tickets) if (!verifyTicketProof(t, commitment.root).ok) throw new Error('a proof fails');
   });
   const sizes = tickets.map((t) => JSON.stringify(t).length);
@@ -75,27 +119,29 @@ async function bench(): Promise<void> {
 
   const ms = (s: Sample[]) => median(s.map((x) => x.ms));
   const cpu = (s: Sample[]) => median(s.map((x) => x.cpuMs));
-  const commitMs = ms(samples.commit);
   const row = (label: string, s: Sample[]) =>
-    `| ${label} | ${fmt(ms(s))} | ${fmt(cpu(s))} | ${fmt(ms(s) / ms(samples.sha), 1)}× | ${fmt(ms(s) / ms(samples.generate), 2)}× |`;
+    `| ${label} | ${fmt(ms(s))} | ${fmt(cpu(s))} | ${fmt(ms(s) / ms(samples.baseline), 2)}× | ${fmt(cpu(s) / cpu(samples.baseline), 2)}× |`;
+  const workersMs = ms(samples.workers);
   const section = [
     '## Proofs',
     '',
-    `\`npm run bench:proofs\`, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'},`,
+    `\`npm run bench:proofs\` (baseline \`${rev}\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'},`,
     `Node ${process.version}. One full block of ${fmt(BLOCK_SIZE)} units at 1 €, median of ${RUNS} interleaved runs in one`,
     `process. Load average during the run: ${fmt(loadBefore, 1)} → ${fmt(loadAfter, 1)} (the machine is shared: wall`,
-    'times are inflated by it, the ratios much less).',
+    'times are inflated by it; CPU times much less, the ratios least).',
     '',
-    'Baselines (same run): node:crypto SHA-256 of the block body (26 MB, native, one pass) and the',
-    'generation of the block from its seed.',
+    `Baseline: revision ${tree.label}'s \`commitBlock\`, in the same process. CPU: every thread of the process.`,
     '',
-    '| phase | wall ms | CPU ms | ÷ SHA-256 of the body | ÷ generation |',
+    '| commitment of 1,000,000 units | wall ms | CPU ms | wall ÷ baseline | CPU ÷ baseline |',
     '|---|---:|---:|---:|---:|',
-    row('SHA-256 of the body (baseline)', samples.sha),
-    row('generation (baseline)', samples.generate),
-    row('**commitment** (1,000,000 salts, leaves, tree)', samples.commit),
+    row(`baseline (${tree.label}), in one thread`, samples.baseline),
+    row('this checkout, in one thread (CLI commands)', samples.thread),
+    row(`this checkout, ${workers.threads} worker threads (the server)`, samples.workers),
     '',
-    `Commitment of a 1,000,000-unit block: **${fmt(commitMs)} ms** wall (target ≤ 1,000 ms: ${commitMs <= 1000 ? 'met' : 'not met on this run'}).`,
+    `Commitment of a 1,000,000-unit block in worker threads: **${fmt(workersMs)} ms** wall, ${fmt(cpu(samples.workers))} ms CPU ` +
+      `(target ≤ 1,000 ms: ${workersMs <= 1000 ? 'met' : 'not met on this run'}). The first block, the threads starting ` +
+      `(tsx loads their modules; once per batch of blocks): ${fmt(start.ms)} ms wall, ${fmt(start.cpuMs)} ms CPU. Reading the commitment kept beside a block ` +
+      `(what a server's start does instead): ${fmt(reading.ms)} ms wall, ${fmt(reading.cpuMs)} ms CPU.`,
     '',
     `Proofs (${fmt(PROOFS)} positions spread over the block), CPU time each: making one ${fmt((making.cpuMs * 1000) / PROOFS)} µs`,
     `(4 salts and leaves, a path read from the kept tree, the unit), checking one ${fmt((checking.cpuMs * 1000) / PROOFS)} µs`,
@@ -107,4 +153,8 @@ async function bench(): Promise<void> {
   await writeBenchmarkSection('## Proofs', section, true);
 }
 
-await bench();
+try {
+  await bench();
+} finally {
+  await cleanUp();
+}

@@ -26,8 +26,12 @@ export function groupOf(index: number, size: number): { first: number; members: 
   return { first, members: Math.min(TREE_ARITY, size - first) };
 }
 
-/** The next level up: one node per group of `TREE_ARITY`. */
-function parentLevel(level: Int32Array, size: number): Int32Array {
+/**
+ * The next level up over `size` nodes (8 words each): one node per group of `TREE_ARITY`.
+ * A part of a level may be given if it starts on a group's first node and ends on a
+ * group's last one or at the level's end: its groups are then the whole level's.
+ */
+export function parentLevel(level: Int32Array, size: number): Int32Array {
   const parents = Math.ceil(size / TREE_ARITY);
   const out = new Int32Array(parents * WORDS);
   for (let p = 0; p < parents; p++) {
@@ -54,14 +58,31 @@ export class CommitmentTree {
   /** Builds the tree over `count` leaf hashes (8 words each, in sale order). */
   static build(leaves: Int32Array, count: number): CommitmentTree {
     if (leaves.length !== count * WORDS) throw new RangeError('leaves must hold 8 words per unit');
+    return CommitmentTree.complete(count, [], leaves);
+  }
+
+  /**
+   * Finishes a tree whose lower levels were built elsewhere (in parts, by worker threads):
+   * `lower` holds levels 1 … k whole, and `top` is the last of them (the leaves if k = 0).
+   */
+  static complete(count: number, lower: Int32Array[], top: Int32Array): CommitmentTree {
     const sizes = levelSizes(count);
-    const upper: Int32Array[] = [];
-    let level = leaves;
-    for (let l = 0; l + 1 < sizes.length; l++) {
+    lower.forEach((level, i) => {
+      if (level.length !== sizes[i + 1]! * WORDS)
+        throw new RangeError(`level ${i + 1} must hold ${sizes[i + 1]} nodes`);
+    });
+    const upper = [...lower];
+    let level = top;
+    for (let l = lower.length; l + 1 < sizes.length; l++) {
       level = parentLevel(level, sizes[l]!);
       upper.push(level);
     }
     return new CommitmentTree(count, upper, level.slice(0, WORDS));
+  }
+
+  /** Levels 1 … top (8 words a node), as kept: to store the tree beside its block. */
+  get levels(): readonly Int32Array[] {
+    return this.upper;
   }
 
   get root(): Uint8Array {

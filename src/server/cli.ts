@@ -50,7 +50,7 @@ async function run(args: string[]): Promise<number> {
         for (const file of rest) {
           const block = await loadBlockFile(store, config.dataDir, file);
           // The commitment to publish before the first sale (GET /api/blocks shows it too).
-          const { root, seedHash } = library.summary(block);
+          const { root, seedHash } = await library.summary(block);
           console.log(
             `loaded ${file}: ${block.stakeCents / 100} € × ${block.count} units, block ${block.id.slice(0, 16)}…, ${block.status}; ` +
               `root ${root}, seed hash ${seedHash}`,

@@ -8,6 +8,7 @@ import {
   generateBlock,
   readBlockFile,
   writeBlockFile,
+  writeCommitmentFile,
   type Block,
 } from '../../emission/index.ts';
 import { BLOCK_SIZE, STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
@@ -113,8 +114,11 @@ export async function generateStarterBlocks(
     // What is sold is the file: it passes the same checks as a file given to `ops load`.
     verifyForSale(readBlockFile(filePath), `generated block for ${stakeCents / 100} €`);
     loaded.push(await store.addBlock({ id: block.id, stakeCents, filePath, count: block.header.count }, new Date()));
-    // The commitment, logged before the server sells anything: what GET /api/blocks will publish.
-    const { root, seedHash } = commitBlock(block);
+    // The commitment, logged before the server sells anything: what GET /api/blocks will
+    // publish; kept beside the block, so that no start computes it again.
+    const commitment = commitBlock(block);
+    writeCommitmentFile(filePath, block.id, commitment);
+    const { root, seedHash } = commitment;
     log(
       `generated block ${loaded.length}/${STAKES_CENTS.length}: ${stakeCents / 100} € × ${BLOCK_SIZE} units ` +
         `(${block.id.slice(0, 12)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s; root ${root}, seed hash ${seedHash}`,

@@ -21,10 +21,12 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
     { schema: { querystring: NoQuerySchema, response: withErrors(BlocksResponseSchema, 400, 429) } },
     async (): Promise<BlocksResponse> => {
       const blocks = await ctx.store.listBlocks();
+      // Computed off this thread when not known yet (a block loaded since the start).
+      const summaries = await Promise.all(blocks.map((block) => ctx.library.summary(block)));
       return {
-        blocks: blocks.map((block) => {
+        blocks: blocks.map((block, i) => {
           const status = saleStatus(block);
-          const { root, seedHash, seedHex } = ctx.library.summary(block);
+          const { root, seedHash, seedHex } = summaries[i]!;
           return {
             id: block.id,
             stakeCents: block.stakeCents,

@@ -24,6 +24,7 @@ import { playView } from '../http/playView.ts';
 import { withErrors } from '../http/schemas.ts';
 import { operatorPlayerId } from '../portalPlayer.ts';
 import type { BuyResult } from '../store/types.ts';
+import { RootNotPublishedError } from '../blocks/blockLibrary.ts';
 import type { WalletPlayResult } from '../wallet/operatorWallet.ts';
 
 export const MAX_PAGE = 100;
@@ -54,9 +55,11 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       const now = ctx.clock();
       const salesOpen = ctx.sales.isOpen(now);
       const operatorId = operatorPlayerId(playerId);
-      const result: BuyResult | WalletPlayResult =
+      // No unit is sold before its block's root is published: a play right after a start waits for it.
+      await ctx.library.whenPublished(stakeCents);
+      const buy = (): Promise<BuyResult | WalletPlayResult> =>
         ctx.wallet && operatorId !== null
-          ? await ctx.wallet.buy({
+          ? ctx.wallet.buy({
               playerId,
               operatorPlayerId: operatorId,
               playId,
@@ -65,7 +68,18 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
               onSale: async () => (await ctx.store.stakesWithUnits()).has(stakeCents),
               now,
             })
-          : await ctx.store.buyPlay({ playerId, playId, stakeCents, salesOpen, now });
+          : ctx.store.buyPlay({ playerId, playId, stakeCents, salesOpen, now });
+      let result: BuyResult | WalletPlayResult;
+      try {
+        result = await buy();
+      } catch (error) {
+        // A block loaded since the start, reached now: the store sold nothing of it. Once its
+        // root is published the play is tried again — for a game balance only: a wallet's bet
+        // was rolled back already (the play answers 500, nothing taken).
+        if (!(error instanceof RootNotPublishedError) || (ctx.wallet && operatorId !== null)) throw error;
+        await ctx.library.publish(error.block);
+        result = await buy();
+      }
       if (!result.ok) {
         const message =
           result.code === 'SALES_CLOSED'
@@ -117,8 +131,8 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       }
       const block = (await ctx.store.listBlocks()).find((b) => b.id === play.blockId);
       if (!block) throw new ApiError('INTERNAL', `the block of play ${play.playId} is not loaded`, 500);
-      const proof = ctx.library.proof(block, play.position);
-      const { root, seedHash } = ctx.library.summary(block);
+      const proof = await ctx.library.proof(block, play.position);
+      const { root, seedHash } = await ctx.library.summary(block);
       // The unit as the block holds it, not as the play row recorded it: the verifier compares the two.
       const unit = ctx.library.unitAt(block, play.position);
       return {

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateBlock, readBlockFile, writeBlockFile, type Block } from '../../emission/index.ts';
+import {
+  generateBlock,
+  readBlockFile,
+  writeBlockFile,
+  type Block,
+  type BlockCommitment,
+} from '../../emission/index.ts';
 import type { StakeCents } from '../../rules/index.ts';
 import { BlockLibrary } from '../blocks/blockLibrary.ts';
 import { verifyForSale } from '../blocks/blockLoading.ts';
@@ -71,9 +77,24 @@ export function testBlocks(): Promise<CachedBlock[]> {
   return cached;
 }
 
-/** A library already holding the test blocks, shared by every server of a test file. */
+let published: Promise<{ block: Block; commitment: BlockCommitment }[]> | null = null;
+
+/**
+ * A library already holding the test blocks and their published commitments, shared by
+ * every server of a test file. The commitments are kept beside the cached block files
+ * (`FILE.commitment`, computed once like the blocks), as a server keeps its own.
+ */
 export async function testLibrary(): Promise<BlockLibrary> {
+  published ??= (async () => {
+    const first = new BlockLibrary();
+    return Promise.all(
+      (await testBlocks()).map(async ({ file, block }) => {
+        first.add(block);
+        return { block, commitment: await first.publish({ id: block.id, filePath: file }) };
+      }),
+    );
+  })();
   const library = new BlockLibrary();
-  for (const { block } of await testBlocks()) library.add(block);
+  for (const { block, commitment } of await published) library.add(block, commitment);
   return library;
 }
