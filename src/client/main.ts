@@ -37,6 +37,8 @@ async function boot(): Promise<void> {
   document.body.dataset.pausedLabel = strings.paused;
   const loadingLabel = document.getElementById('loading-label');
   if (loadingLabel) loadingLabel.textContent = strings.loading;
+  const loadingRisk = document.getElementById('loading-risk');
+  if (loadingRisk) loadingRisk.textContent = strings.riskLine;
 
   setLoading(0.1);
   // The wheel texts are drawn into textures: the font must be there before the first frame.
@@ -90,7 +92,7 @@ async function boot(): Promise<void> {
   });
 
   // Laid out at once, before the first frame shows it: placed later, its buttons would jump (layout shift).
-  hud.relayout(computeLayout(host.clientWidth, host.clientHeight));
+  hud.relayout(computeLayout(host.clientWidth, host.clientHeight, hud.footerHeight()));
   hud.setDemo(portal.launchToken === null);
   hud.setLimitsLink(options.limitsUrl);
 
@@ -102,11 +104,11 @@ async function boot(): Promise<void> {
   setLoading(0.7);
 
   const relayout = () => {
-    const layout = computeLayout(host.clientWidth, host.clientHeight);
+    const layout = computeLayout(host.clientWidth, host.clientHeight, hud.footerHeight());
     scene.relayout(layout);
     hud.relayout(layout);
   };
-  await scene.layOut(computeLayout(host.clientWidth, host.clientHeight));
+  await scene.layOut(computeLayout(host.clientWidth, host.clientHeight, hud.footerHeight()));
   relayout();
   new ResizeObserver(relayout).observe(host);
   await nextTask();

@@ -197,6 +197,11 @@ export class Hud implements ControlsView {
     this.root.style.setProperty('--footer', `${layout.footer.height / s}px`);
   }
 
+  /** The responsible-gaming footer's natural height at the page's width now (phones: it wraps). */
+  footerHeight(): number {
+    return this.footer.getBoundingClientRect().height;
+  }
+
   /** A demo balance is play money: said on it. */
   setDemo(demo: boolean): void {
     this.demoBadge.hidden = !demo;

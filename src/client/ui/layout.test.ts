@@ -13,6 +13,18 @@ const wheelBox = (w: { x: number; y: number; radius: number }): Rect => ({
 });
 
 describe('computeLayout', () => {
+  it('gives the phone footer the height the page measured, and keeps the table above it', () => {
+    const plain = computeLayout(390, 844);
+    const tall = computeLayout(390, 844, 51.2);
+    expect(tall.footer.height).toBe(52);
+    expect(tall.footer.y + tall.footer.height).toBe(844);
+    expect(tall.bar.y + tall.bar.height).toBe(tall.footer.y);
+    expect(tall.bar.y).toBe(plain.bar.y - (52 - plain.footer.height));
+    // A measure below the mode's own footer changes nothing; desktop keeps its one line.
+    expect(computeLayout(390, 844, 10)).toEqual(plain);
+    expect(computeLayout(1280, 720, 60)).toEqual(computeLayout(1280, 720));
+  });
+
   it('desktop 1280×720: a row of four big wheels', () => {
     const l = computeLayout(1280, 720);
     expect(l.mode).toBe('desktop');

@@ -79,7 +79,7 @@ export function layoutScale(mode: LayoutMode, width: number, height: number): nu
 }
 
 function scaled(m: Metrics, s: number): Metrics {
-  if (s === 1) return m;
+  if (s === 1) return { ...m, go: { ...m.go } };
   return {
     header: m.header * s,
     bar: m.bar * s,
@@ -91,10 +91,16 @@ function scaled(m: Metrics, s: number): Metrics {
   };
 }
 
-export function computeLayout(width: number, height: number): Layout {
+/**
+ * `footerHeight`: the responsible-gaming footer's height as the page measured it at this width
+ * (on phones its text wraps to as many lines as the width needs, at a legible size); the
+ * footer takes at least the mode's own height. Desktop keeps its one-line footer.
+ */
+export function computeLayout(width: number, height: number, footerHeight = 0): Layout {
   const mode = layoutMode(width, height);
   const scale = layoutScale(mode, width, height);
   const m = scaled(METRICS[mode], scale);
+  if (mode !== 'desktop') m.footer = Math.max(m.footer, Math.ceil(footerHeight));
   const header: Rect = { x: 0, y: 0, width, height: m.header };
   const footer: Rect = { x: 0, y: height - m.footer, width, height: m.footer };
   const bar: Rect = { x: 0, y: footer.y - m.bar, width, height: m.bar };

@@ -107,15 +107,15 @@ export class Scene implements TableView {
   };
 
   /**
-   * The first layout, one stand per task: drawing a stand at its size is the longest step of
-   * the start, and four in one task would hold the page. relayout() then finds them drawn.
+   * The first layout, one picture per task: drawing the stands at their size is the longest
+   * step of the start (a stand's five pictures in one task held a phone's page ~150 ms), and
+   * relayout() then finds them drawn.
    */
   async layOut(layout: Layout): Promise<void> {
     this.dirty = true;
     this.app.renderer.resize(layout.width, layout.height);
     for (const [i, slot] of layout.wheels.entries()) {
-      await nextTask();
-      this.wheels[i]!.place(slot.x, slot.y, slot.radius);
+      await this.wheels[i]!.placeByPictures(slot.x, slot.y, slot.radius, nextTask);
     }
   }
 

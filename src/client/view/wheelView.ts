@@ -42,8 +42,32 @@ export class WheelView {
     this.layers.place(x, y);
     if (radius === this.radius) return;
     this.radius = radius;
-    this.drawStatic();
-    this.redrawFace();
+    for (const draw of this.pictures()) draw();
+  }
+
+  /**
+   * place(), with `between()` awaited before each of the stand's five pictures: the first
+   * layout draws one picture per task, so that no task of the start holds the page long.
+   */
+  async placeByPictures(x: number, y: number, radius: number, between: () => Promise<void>): Promise<void> {
+    this.layers.place(x, y);
+    if (radius === this.radius) return;
+    this.radius = radius;
+    for (const draw of this.pictures()) {
+      await between();
+      draw();
+    }
+  }
+
+  /** The stand's pictures at its radius, each drawn by one call: plate, gloss, glow, cursor, face. */
+  private pictures(): (() => void)[] {
+    return [
+      () => this.drawPlate(),
+      () => this.drawGloss(),
+      () => this.drawGlow(),
+      () => this.drawCursor(),
+      () => this.redrawFace(),
+    ];
   }
 
   showSegments(segments: readonly Segment[] | null): void {
@@ -126,7 +150,7 @@ export class WheelView {
     this.layers.turn('cursor', this.timeline ? -0.22 * push : 0);
   }
 
-  private drawStatic(): void {
+  private drawPlate(): void {
     const r = this.radius;
     const plate = new Graphics();
     plate.circle(0, r * 0.07, r * 1.08).fill({ color: 0x12060f, alpha: 0.45 });
@@ -137,7 +161,10 @@ export class WheelView {
       plate.circle(Math.cos(a) * r * 1.035, Math.sin(a) * r * 1.035, r * 0.022).fill(0xf1dcc0);
     }
     this.bake('plate', plate);
+  }
 
+  private drawGloss(): void {
+    const r = this.radius;
     const gloss = new Graphics();
     gloss
       .arc(0, 0, r * 0.8, 200 * DEG, 250 * DEG)
@@ -146,7 +173,10 @@ export class WheelView {
       .arc(0, 0, r * 0.8, 258 * DEG, 266 * DEG)
       .stroke({ width: r * 0.07, color: 0xffffff, alpha: 0.22, cap: 'round' });
     this.bake('gloss', gloss);
+  }
 
+  private drawGlow(): void {
+    const r = this.radius;
     const glow = new Graphics();
     const a0 = (-90 - SEGMENT_DEG / 2) * DEG;
     const a1 = (-90 + SEGMENT_DEG / 2) * DEG;
@@ -158,7 +188,10 @@ export class WheelView {
       .closePath()
       .stroke({ width: Math.max(3, r * 0.045), color: PALETTE.gold, join: 'round' });
     this.bake('glow', glow);
+  }
 
+  private drawCursor(): void {
+    const r = this.radius;
     const size = r * 0.42;
     const tip = new Container();
     const drawing = createPipingTip(size);
