@@ -1,6 +1,12 @@
 import 'pixi.js/unsafe-eval';
 import gsap from 'gsap';
 import { Application, Container } from 'pixi.js';
+// Only the parts of Pixi the table draws with (manageImports: false below): not its events,
+// accessibility, DOM, filters, meshes, tiling or bitmap and HTML text, which Pixi would
+// otherwise fetch at start-up in a chunk of their own.
+import 'pixi.js/app';
+import 'pixi.js/graphics';
+import 'pixi.js/text';
 import { createSprinkle } from '../art/symbols.ts';
 import { SPRINKLE_COLORS } from '../art/palette.ts';
 import type { SpinPlan } from '../game/spin.ts';
@@ -55,6 +61,7 @@ export class Scene implements TableView {
       // Frames are drawn from GSAP's ticker, and only when something moved (see frame()).
       autoStart: false,
       sharedTicker: false,
+      manageImports: false,
     });
     app.canvas.setAttribute('aria-hidden', 'true');
     const standsInStage = app.renderer.name !== 'canvas';
