@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import type { PairKey } from '../../src/rules/tables.ts';
 import {
   body,
@@ -79,35 +80,41 @@ const overlays: PairKey[] = [
   'x1000',
   'x20000',
 ];
+/** The result card of a fixed unit that gives `pair`, every wheel stopped and the card revealed. */
+async function showResult(page: Page, pair: PairKey): Promise<void> {
+  await openTable(page);
+  await seededFixture(page, pair);
+  await buy(page);
+  await goAll(page).click();
+  await revealAll(page);
+}
+
 for (const pair of overlays) {
   test(`result overlay, ${pair}`, async ({ page }) => {
-    await openTable(page);
-    await seededFixture(page, pair);
-    await buy(page);
-    await goAll(page).click();
-    await revealAll(page);
+    await showResult(page, pair);
     await expectPicture(page, `overlay-${pair}`);
   });
 }
 
 test('result folded below the four stopped wheels', async ({ page }) => {
-  await openTable(page);
-  await seededFixture(page, 'x7');
-  await buy(page);
-  await goAll(page).click();
-  await revealAll(page);
+  await showResult(page, 'x7');
   await page.getByRole('button', { name: 'Voir les roues' }).click();
   await expect(page.getByRole('button', { name: 'Voir le résultat' })).toBeVisible();
   await expectPicture(page, 'overlay-folded');
 });
 
-test('insufficient balance', async ({ page }) => {
+/** A table whose balance (0,50 €) is below every stake, its message shown. */
+async function showInsufficientBalance(page: Page): Promise<void> {
   await openTable(page);
   await setBalance(page, 50);
   await page.reload();
   await expect(body(page)).toHaveAttribute('data-ready', 'true');
   await page.evaluate(() => window.spincake!.freeze());
   await expect(page.getByRole('alert')).toContainText('est insuffisant pour jouer');
+}
+
+test('insufficient balance', async ({ page }) => {
+  await showInsufficientBalance(page);
   await expect(playButton(page)).toBeDisabled();
   await expectPhase(page, 'idle');
   await expectPicture(page, 'insufficient-balance');
@@ -176,21 +183,12 @@ test.describe('a large desktop screen, 1920×1080', () => {
   });
 
   test('result card', async ({ page }) => {
-    await openTable(page);
-    await seededFixture(page, 'x7');
-    await buy(page);
-    await goAll(page).click();
-    await revealAll(page);
+    await showResult(page, 'x7');
     await expectPicture(page, 'large-overlay-x7');
   });
 
   test('a message over the bar', async ({ page }) => {
-    await openTable(page);
-    await setBalance(page, 50);
-    await page.reload();
-    await expect(body(page)).toHaveAttribute('data-ready', 'true');
-    await page.evaluate(() => window.spincake!.freeze());
-    await expect(page.getByRole('alert')).toContainText('est insuffisant pour jouer');
+    await showInsufficientBalance(page);
     await expectPicture(page, 'large-insufficient-balance');
   });
 });
