@@ -341,7 +341,7 @@ export class GameController {
   /** Turns wheel `i` to the play's stop; `stopped` follows when it rests. */
   private spin(play: Play, i: number): void {
     const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.pace());
-    void this.d.table.spin(i, plan, this.d.reducedMotion).then(() => this.stopped(play, i));
+    void this.d.table.spin(i, plan).then(() => this.stopped(play, i));
   }
 
   private stopped(play: Play, wheel: number): void {

@@ -45,6 +45,8 @@ export function spinTarget(fromDeg: number, stop: number, turns: number, offset:
 export type SpinPace = 'full' | 'quick' | 'reduced';
 
 export interface SpinPlan {
+  /** How it moves: the view plays a reduced-motion spin as one plain turn. */
+  pace: SpinPace;
   from: number;
   to: number;
   /** Full turns before the target, so wheels differ. */
@@ -80,6 +82,7 @@ export function planSpin(fromDeg: number, stop: number, random: () => number, pa
   const durationS = p.runS[0] + (p.runS[1] > 0 ? random() * p.runS[1] : 0);
   const offset = random() * 2 - 1;
   return {
+    pace,
     from: fromDeg,
     to: spinTarget(fromDeg, stop, turns, offset),
     turns,

@@ -12,7 +12,7 @@ export interface TableView {
   showSegments(wheels: ShownWheels): void;
   showStopped(wheel: number, stop: number, offset: number): void;
   rotationDeg(wheel: number): number;
-  spin(wheel: number, plan: SpinPlan, reducedMotion: boolean): Promise<void>;
+  spin(wheel: number, plan: SpinPlan): Promise<void>;
   /** Every turning wheel lands at once on its plan's end (the player is in a hurry). */
   finishSpins(): void;
   celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void;

@@ -148,8 +148,8 @@ export class Scene implements TableView {
     this.wheels[wheel]!.showStopped(stop, offset);
   }
 
-  spin(wheel: number, plan: SpinPlan, reducedMotion: boolean): Promise<void> {
-    return this.wheels[wheel]!.spin(plan, reducedMotion);
+  spin(wheel: number, plan: SpinPlan): Promise<void> {
+    return this.wheels[wheel]!.spin(plan);
   }
 
   finishSpins(): void {

@@ -82,7 +82,7 @@ export class WheelView {
   }
 
   /** Turns the wheel by `plan`; resolves once it rests on the target. */
-  spin(plan: SpinPlan, reducedMotion: boolean): Promise<void> {
+  spin(plan: SpinPlan): Promise<void> {
     this.stopAnimations();
     const angle = { deg: this.deg };
     const update = () => this.setDeg(angle.deg);
@@ -93,12 +93,12 @@ export class WheelView {
           resolve();
         },
       });
-      if (reducedMotion) {
+      if (plan.pace === 'reduced') {
         tl.to(angle, { deg: plan.to, duration: plan.durationS, ease: 'power2.out', onUpdate: update });
       } else {
-        // A kick back, the long run with a little overshoot, then a settle onto the target.
+        // A kick back, the long run with a little overshoot, then a settle onto the target
+        // (a quick spin makes the same three moves, shorter: see planSpin).
         const overshoot = 3 + (plan.durationS % 1) * 3;
-        // (A quick spin has the same three moves, shorter: see planSpin.)
         tl.to(angle, { deg: plan.from - 10, duration: plan.kickS, ease: 'power2.out', onUpdate: update })
           .to(angle, { deg: plan.to + overshoot, duration: plan.durationS, ease: 'power3.out', onUpdate: update })
           .to(angle, { deg: plan.to, duration: plan.settleS, ease: 'sine.inOut', onUpdate: update });
