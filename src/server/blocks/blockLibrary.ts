@@ -115,13 +115,18 @@ export class BlockLibrary implements UnitSource {
         // A read-only directory: the next start computes it again.
       }
     }
-    this.commitments.set(record.id, commitment);
-    this.summaries.set(record.id, {
+    this.remember(block, commitment);
+    return commitment;
+  }
+
+  /** A block's commitment, and the summary GET /api/blocks publishes of it. */
+  private remember(block: Block, commitment: BlockCommitment): void {
+    this.commitments.set(block.id, commitment);
+    this.summaries.set(block.id, {
       root: commitment.root,
       seedHash: commitment.seedHash,
       seedHex: block.header.seedHex,
     });
-    return commitment;
   }
 
   /** Root, seed hash and seed of any block (a closed one is read for it, then let go). */
@@ -178,14 +183,7 @@ export class BlockLibrary implements UnitSource {
   /** A block already read and verified elsewhere, and its commitment if known (tests share both across servers). */
   add(block: Block, commitment?: BlockCommitment): void {
     this.blocks.set(block.id, block);
-    if (commitment) {
-      this.commitments.set(block.id, commitment);
-      this.summaries.set(block.id, {
-        root: commitment.root,
-        seedHash: commitment.seedHash,
-        seedHex: block.header.seedHex,
-      });
-    }
+    if (commitment) this.remember(block, commitment);
   }
 
   /** Stops the worker threads (a commitment under way fails). */
