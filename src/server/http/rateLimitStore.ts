@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { RedisSettings } from '../config.ts';
@@ -5,38 +6,21 @@ import type { RedisSettings } from '../config.ts';
 type Counted = { current: number; ttl: number };
 type Callback = (error: Error | null, result?: Counted) => void;
 
-/** A fixed window per key: the count, and when the window ends (ms since the epoch). */
-class MemoryWindows {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
-  private sweepAt = 0;
-
-  incr(key: string, timeWindowMs: number, now = Date.now()): Counted {
-    // Ended windows are dropped once a window: the map holds only the keys of the last one.
-    if (now >= this.sweepAt) {
-      for (const [k, w] of this.windows) if (w.endsAt <= now) this.windows.delete(k);
-      this.sweepAt = now + timeWindowMs;
-    }
-    let window = this.windows.get(key);
-    if (!window || window.endsAt <= now) {
-      window = { count: 0, endsAt: now + timeWindowMs };
-      this.windows.set(key, window);
-    }
-    window.count++;
-    return { current: window.count, ttl: window.endsAt - now };
-  }
+/** What @fastify/rate-limit asks of a store. */
+interface CountingStore {
+  incr(key: string, callback: Callback, timeWindowMs: number, max: number): void;
 }
+type StoreClass<Rest extends unknown[]> = new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  ...rest: Rest
+) => CountingStore;
 
-/** INCR with the window's expiry set on the first request (and again if a key ever lost it). */
-const INCR_IN_WINDOW = `
-local current = redis.call('INCR', KEYS[1])
-if current == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {current, ttl}
-`;
+// The plugin's own two stores — its Lua script in Redis, its LRU in memory — composed below so
+// that memory counts while Redis does not answer. They ship without types: declared above.
+const requireCommonJs = createRequire(import.meta.url);
+const RedisStore = requireCommonJs('@fastify/rate-limit/store/RedisStore.js') as StoreClass<[Redis, string]>;
+const LocalStore = requireCommonJs('@fastify/rate-limit/store/LocalStore.js') as StoreClass<[]>;
 
 /** How long a start waits at least for Redis before serving with the rate limit in memory. */
 const REDIS_CONNECT_WAIT_MS = 2000;
@@ -55,7 +39,8 @@ export interface SharedCounterLog {
  */
 export class SharedCounters {
   readonly redis: Redis;
-  private readonly memory = new MemoryWindows();
+  private readonly shared: CountingStore;
+  private readonly memory = new LocalStore(false, false);
   private degraded = false;
 
   /** Connects (waiting a moment for Redis at start), and disconnects when the app closes. */
@@ -79,6 +64,7 @@ export class SharedCounters {
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     this.redis.on('error', (error: Error) => this.down(error));
+    this.shared = new RedisStore(false, false, this.redis, `${settings.keyPrefix}rate:`);
   }
 
   /** Resolves once connected to Redis, refused, or after `timeoutMs` (counted in memory until Redis answers). */
@@ -99,20 +85,23 @@ export class SharedCounters {
     });
   }
 
-  incr(key: string, timeWindowMs: number, callback: Callback): void {
-    this.redis.eval(INCR_IN_WINDOW, 1, `${this.settings.keyPrefix}rate:${key}`, String(timeWindowMs)).then(
-      (result) => {
-        const [current, ttl] = result as [number, number];
+  incr(key: string, callback: Callback, timeWindowMs: number, max: number): void {
+    this.shared.incr(
+      key,
+      (error, counted) => {
+        if (error || !counted) {
+          this.down(error ?? new Error('no count'));
+          this.memory.incr(key, callback, timeWindowMs, max);
+          return;
+        }
         if (this.degraded) {
           this.degraded = false;
           this.log.info('rate limit: Redis answers again: counting shared by every instance');
         }
-        callback(null, { current, ttl });
+        callback(null, counted);
       },
-      (error: unknown) => {
-        this.down(error instanceof Error ? error : new Error(String(error)));
-        callback(null, this.memory.incr(key, timeWindowMs));
-      },
+      timeWindowMs,
+      max,
     );
   }
 
@@ -132,8 +121,8 @@ export class SharedCounters {
 /** The store @fastify/rate-limit constructs (one for the global limit; the app sets no per-route one). */
 export function sharedRateLimitStore(counters: SharedCounters) {
   return class SharedRateLimitStore {
-    incr(key: string, callback: Callback, timeWindow: number): void {
-      counters.incr(key, timeWindow, callback);
+    incr(key: string, callback: Callback, timeWindow: number, max: number): void {
+      counters.incr(key, callback, timeWindow, max);
     }
     child(): SharedRateLimitStore {
       return this;
