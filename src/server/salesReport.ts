@@ -3,6 +3,7 @@ import {
   blockLotTable,
   blockPayoutBasisPoints,
   formatCents,
+  formatCount,
   STAKES_CENTS,
   type Cents,
   type StakeCents,
@@ -76,8 +77,7 @@ export function salesReport(blocks: readonly BlockRecord[], soldLots: readonly S
   });
 }
 
-const count = (n: number) => n.toLocaleString('fr-FR').replace(/\u202f/g, '\u00a0');
-const tenths = (t: number) => `${count(Math.floor(t / 10))},${t % 10}`;
+const tenths = (t: number) => `${formatCount(Math.floor(t / 10))},${t % 10}`;
 /** A ratio of two integers as a percentage with two decimals, in integer arithmetic. */
 function percent(part: number, whole: number): string {
   if (whole === 0) return '—';
@@ -90,12 +90,12 @@ export function formatSalesReport(report: readonly StakeReport[]): string {
   const lines: string[] = [];
   for (const stake of report) {
     lines.push(
-      `${formatCents(stake.stakeCents)}: ${count(stake.unitsSold)} sold, ${count(stake.unitsLeft)} left, ` +
+      `${formatCents(stake.stakeCents)}: ${formatCount(stake.unitsSold)} sold, ${formatCount(stake.unitsLeft)} left, ` +
         `${stake.blocks.length} block${stake.blocks.length === 1 ? '' : 's'}`,
     );
     for (const block of stake.blocks) {
       lines.push(
-        `  block ${block.id.slice(0, 16)}…  ${block.status.padEnd(6)}  sold ${count(block.sold)}, left ${count(block.left)}`,
+        `  block ${block.id.slice(0, 16)}…  ${block.status.padEnd(6)}  sold ${formatCount(block.sold)}, left ${formatCount(block.left)}`,
       );
     }
     if (stake.unitsSold > 0) {
@@ -105,7 +105,7 @@ export function formatSalesReport(report: readonly StakeReport[]): string {
       for (const lot of stake.lots) {
         const name = lot.lotCents === 0 ? 'no lot' : formatCents(lot.lotCents);
         lines.push(
-          `  ${name.padStart(12)}  ${count(lot.sold).padStart(9)}  ${tenths(lot.expectedTenths).padStart(25)}  ${count(lot.perBlock).padStart(10)}`,
+          `  ${name.padStart(12)}  ${formatCount(lot.sold).padStart(9)}  ${tenths(lot.expectedTenths).padStart(25)}  ${formatCount(lot.perBlock).padStart(10)}`,
         );
       }
     }
