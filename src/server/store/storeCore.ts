@@ -21,6 +21,7 @@ import type {
   SoldLot,
   SoldUnit,
 } from './types.ts';
+import type { PlayBatchObserver } from './batchObserver.ts';
 import { decodeUnit } from './unitCode.ts';
 
 const SOLD_UNITS_PAGE = 5000;
@@ -70,6 +71,13 @@ const LEDGER_FACTS_SQL = {
  * connection would not cover it anyway).
  */
 export abstract class StoreCore {
+  /** Told of every play batch (metrics); null: nobody. */
+  protected observer: PlayBatchObserver | null = null;
+
+  observePlayBatches(observer: PlayBatchObserver | null): void {
+    this.observer = observer;
+  }
+
   /** Runs one statement written with `?` placeholders; its rows. */
   protected abstract all<R>(text: string, params?: readonly unknown[]): Promise<R[]>;
   /**

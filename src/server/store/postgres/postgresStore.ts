@@ -4,7 +4,7 @@ import type { Cents, StakeCents } from '../../../rules/index.ts';
 import type { Launched } from '../../../contract/api.ts';
 import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
 import { answerWhenDurable, planBatch, splitBlockWrites } from '../batchPlan.ts';
-import { reportBatch, type PlayBatchObserver } from '../batchObserver.ts';
+import { reportBatch } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
@@ -61,7 +61,6 @@ export class PostgresStore extends WalletBooks implements Store {
   private readonly numbered = new Map<string, string>();
   protected readonly unfinished = 'NOT finished';
   protected readonly skipLocked = ' FOR UPDATE SKIP LOCKED';
-  private observer: PlayBatchObserver | null = null;
 
   static async connect(url: string, units: UnitSource, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const store = new PostgresStore(url, units, options);
@@ -90,10 +89,6 @@ export class PostgresStore extends WalletBooks implements Store {
     this.units = units;
     this.maxBatch = options.maxBatch ?? 256;
     this.pool = openPool(url, options);
-  }
-
-  observePlayBatches(observer: PlayBatchObserver | null): void {
-    this.observer = observer;
   }
 
   /** A transaction on this store's pool (see inTransaction), its retries counted in `stats`. */

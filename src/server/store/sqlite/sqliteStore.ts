@@ -6,7 +6,7 @@ import type { Cents, StakeCents } from '../../../rules/index.ts';
 import type { Launched } from '../../../contract/api.ts';
 import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
 import { answerWhenDurable, blockWritesInOrder, emptyReads, planBatch, type OutboxInsert } from '../batchPlan.ts';
-import { reportBatch, type PlayBatchObserver } from '../batchObserver.ts';
+import { reportBatch } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries, type LedgerEntry } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
@@ -76,7 +76,6 @@ export class SqliteStore extends WalletBooks implements Store {
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
   protected readonly unfinished = 'finished = 0';
   protected readonly skipLocked = '';
-  private observer: PlayBatchObserver | null = null;
 
   static open(dataDir: string, units: UnitSource): SqliteStore {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -140,10 +139,6 @@ export class SqliteStore extends WalletBooks implements Store {
       ),
       noteBalance: db.prepare<[string, number, string]>(WALLET_BALANCE_UPSERT),
     };
-  }
-
-  observePlayBatches(observer: PlayBatchObserver | null): void {
-    this.observer = observer;
   }
 
   /** After a write: resolves with `value` once the write is on disk. */
