@@ -81,22 +81,40 @@ export interface Setup {
 const ONE_STAKE = [100] as const;
 const FOUR_STAKES = [100, 200, 300, 500] as const;
 
+const instancesLabel = (n: number) => `${n} instance${n === 1 ? '' : 's'}`;
+/** The control: GET /api/health, no database work. */
+const httpOnly = (instances: number): Setup => ({
+  label: `HTTP only, ${instancesLabel(instances)}`,
+  route: 'health',
+  store: 'sqlite',
+  instances,
+  stakes: ONE_STAKE,
+});
+const plays = (store: Setup['store'], instances: number, stakes: readonly number[] = ONE_STAKE): Setup => ({
+  label: `${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${instancesLabel(instances)}${stakes.length > 1 ? `, ${stakes.length} stakes` : ''}`,
+  store,
+  instances,
+  stakes,
+});
+/** Instance i sells only the i-th stake: no cursor shared. */
+const stakeEach = (instances: number): Setup => ({
+  label: `PostgreSQL, ${instancesLabel(instances)}, a stake each`,
+  store: 'postgres',
+  instances,
+  stakes: FOUR_STAKES.slice(0, instances),
+  stakePerInstance: true,
+});
+
 const ALL_SETUPS: Setup[] = [
-  { label: 'HTTP only, 1 instance', route: 'health', store: 'sqlite', instances: 1, stakes: ONE_STAKE },
-  { label: 'HTTP only, 2 instances', route: 'health', store: 'sqlite', instances: 2, stakes: ONE_STAKE },
-  { label: 'SQLite, 1 instance', store: 'sqlite', instances: 1, stakes: ONE_STAKE },
-  { label: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1, stakes: ONE_STAKE },
-  { label: 'PostgreSQL, 2 instances', store: 'postgres', instances: 2, stakes: ONE_STAKE },
-  { label: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3, stakes: ONE_STAKE },
-  { label: 'PostgreSQL, 1 instance, 4 stakes', store: 'postgres', instances: 1, stakes: FOUR_STAKES },
-  { label: 'PostgreSQL, 2 instances, 4 stakes', store: 'postgres', instances: 2, stakes: FOUR_STAKES },
-  {
-    label: 'PostgreSQL, 2 instances, a stake each',
-    store: 'postgres',
-    instances: 2,
-    stakes: [100, 200],
-    stakePerInstance: true,
-  },
+  httpOnly(1),
+  httpOnly(2),
+  plays('sqlite', 1),
+  plays('postgres', 1),
+  plays('postgres', 2),
+  plays('postgres', 3),
+  plays('postgres', 1, FOUR_STAKES),
+  plays('postgres', 2, FOUR_STAKES),
+  stakeEach(2),
 ];
 /**
  * --machines: the control (HTTP only: what the quotas alone give), then the plays on one
@@ -104,18 +122,12 @@ const ALL_SETUPS: Setup[] = [
  * of any cursor scheme).
  */
 const MACHINE_SETUPS: Setup[] = [
-  { label: 'HTTP only, 1 instance', route: 'health', store: 'sqlite', instances: 1, stakes: ONE_STAKE },
-  { label: 'HTTP only, 3 instances', route: 'health', store: 'sqlite', instances: 3, stakes: ONE_STAKE },
-  { label: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1, stakes: ONE_STAKE },
-  { label: 'PostgreSQL, 2 instances', store: 'postgres', instances: 2, stakes: ONE_STAKE },
-  { label: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3, stakes: ONE_STAKE },
-  {
-    label: 'PostgreSQL, 3 instances, a stake each',
-    store: 'postgres',
-    instances: 3,
-    stakes: [100, 200, 300],
-    stakePerInstance: true,
-  },
+  httpOnly(1),
+  httpOnly(3),
+  plays('postgres', 1),
+  plays('postgres', 2),
+  plays('postgres', 3),
+  stakeEach(3),
 ];
 /** BENCH_ONLY=2,3 runs only those setups (1-based, for a quick look; BENCHMARKS.md is then left alone). */
 const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
