@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const connections = new Connections(app.server, config.limits);
   registerRequestLog(app);
   // The operator's sales setting, as every instance sees it within SALES_POLL_MS.
-  const salesWatcher = new SalesControlWatcher(deps.store, context.sales, config.salesPollMs ?? 2000, (error) =>
+  const salesWatcher = new SalesControlWatcher(deps.store, context.sales, config.salesPollMs, (error) =>
     app.log.warn({ err: error }, 'cannot read the sales setting; keeping the last one'),
   );
   await salesWatcher.refresh();

@@ -136,7 +136,7 @@ async function run(args: string[]): Promise<number> {
             : `sales follow the ${dates}`,
         );
         if (mode !== 'show') {
-          console.log(`every instance applies it within ${(config.salesPollMs ?? 2000) / 1000} s (SALES_POLL_MS)`);
+          console.log(`every instance applies it within ${config.salesPollMs / 1000} s (SALES_POLL_MS)`);
         }
       } finally {
         await store.close();

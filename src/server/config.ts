@@ -28,9 +28,9 @@ export interface ServerConfig {
   /** The operator's wallet for portal players' money; null: portal players play on the game's own ledger. */
   wallet: WalletSettings | null;
   /** Prometheus metrics on a port of their own (never the players'); null: no metrics. */
-  metrics?: { port: number; host: string } | null;
+  metrics: { port: number; host: string } | null;
   /** How often each instance reads the operator's sales setting (`npm run ops -- sales`). */
-  salesPollMs?: number;
+  salesPollMs: number;
   /** Connection caps, the time to receive a request, the drain time of a shutdown. */
   limits: ConnectionSettings;
   /** Redis shared by every instance for the rate limit; null: each instance counts in memory. */

@@ -58,11 +58,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       extensions: options.extensions,
     });
     const address = await app.listen({ port: config.port, host: config.host });
+    const { metrics: metricsAt } = config;
     const metricsServer =
-      metrics && config.metrics
-        ? await serveMetrics(metrics.registry, config.metrics.port, config.metrics.host).catch(async (error) => {
+      metrics && metricsAt
+        ? await serveMetrics(metrics.registry, metricsAt.port, metricsAt.host).catch(async (error) => {
             await app.close();
-            throw new Error(`cannot serve metrics on port ${config.metrics!.port}: ${(error as Error).message}`);
+            throw new Error(`cannot serve metrics on port ${metricsAt.port}: ${(error as Error).message}`);
           })
         : null;
     // Every instance sends the wins and rollbacks owed, those of a crashed one included.
