@@ -74,23 +74,30 @@ export function emptyReads(): BatchReads {
   return { existing: new Map(), balances: new Map(), blocks: new Map(), walletBets: new Map() };
 }
 
-export type Outcome = { result: BuyResult } | { error: unknown };
+/** What one call of a group-committed batch came to: its result, or the error it fails alone with. */
+export type Settled<T> = { result: T } | { error: unknown };
 
-/** A play waiting in a store's queue for its batch. */
-export interface PendingPlay {
-  request: BuyRequest;
-  resolve: (result: BuyResult) => void;
+export type Outcome = Settled<BuyResult>;
+
+/** A call waiting in a store's queue for its batch. */
+export interface Waiting<T> {
+  resolve: (result: T) => void;
   reject: (error: unknown) => void;
 }
 
+/** A play waiting in a store's queue for its batch. */
+export interface PendingPlay extends Waiting<BuyResult> {
+  request: BuyRequest;
+}
+
 /**
- * Answers each play of a committed batch with its outcome once `durable` says the batch is
- * on disk; if it cannot be made durable, its fate is unknown and every play fails (clients
+ * Answers each call of a committed batch with its outcome once `durable` says the batch is
+ * on disk; if it cannot be made durable, its fate is unknown and every call fails (clients
  * retry under the same playIds, which replays what was stored).
  */
-export function answerWhenDurable(
-  batch: readonly PendingPlay[],
-  outcomes: readonly Outcome[],
+export function answerWhenDurable<T>(
+  batch: readonly Waiting<T>[],
+  outcomes: readonly Settled<T>[],
   durable: Promise<void>,
 ): void {
   durable.then(

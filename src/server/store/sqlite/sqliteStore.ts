@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Cents, StakeCents } from '../../../rules/index.ts';
 import type { Launched } from '../../../contract/api.ts';
-import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '../batchPlan.ts';
+import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending, Settled, Waiting } from '../batchPlan.ts';
 import { answerWhenDurable, blockWritesInOrder, emptyReads, planBatch, type OutboxInsert } from '../batchPlan.ts';
 import { reportBatch } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries, type LedgerEntry } from '../ledgerRules.ts';
@@ -55,6 +55,17 @@ type PlayInsert = [
 
 export const SQLITE_FILE_NAME = 'spincake.sqlite';
 
+/** A write that rides the next group commit: it runs inside the batch's transaction and fails alone. */
+interface QueuedWrite extends Waiting<unknown> {
+  run: () => unknown;
+}
+
+/** What one group commit came to: each queued write's result, each play's outcome. */
+interface Committed {
+  written: Settled<unknown>[];
+  outcomes: Outcome[];
+}
+
 /**
  * The embedded store. better-sqlite3 is synchronous, so transactions never interleave
  * within the process. Plays are group-committed: the plays that arrive while the previous
@@ -62,16 +73,24 @@ export const SQLITE_FILE_NAME = 'spincake.sqlite';
  * rules every store shares; a play that throws fails alone), then written; a failing write
  * or commit fails the whole batch, of which nothing is on disk or acknowledged. No promise
  * resolves before the commit is on disk.
+ *
+ * The wallet's books (`write`, `writeTogether`: a bet before it is sent, a settled win, a
+ * retry, a balance noted) ride the same group commit, written before the batch's plays:
+ * each small transaction would otherwise rewrite whole b-tree pages into the WAL. A queued
+ * write that fails fails alone; a failing commit fails every call of the batch.
  */
 export class SqliteStore extends WalletBooks implements Store {
   readonly db: Database.Database;
   private pending: Pending[] = [];
+  private queued: QueuedWrite[] = [];
   private flushScheduled = false;
   private readonly units: UnitSource;
   private readonly s;
   private readonly wal: WalSync;
   /** Transaction functions, made once: better-sqlite3 builds a wrapper per call otherwise. */
-  private readonly buyBatch: (requests: BuyRequest[]) => Outcome[];
+  private readonly commitBatch: (writes: readonly QueuedWrite[], requests: BuyRequest[]) => Committed;
+  /** Statements run together inside the batch's transaction: a savepoint, both or neither. */
+  private readonly together: (statements: readonly (readonly [string, readonly unknown[]])[]) => void;
   /** The cold paths' statements (StoreCore), prepared on first use. */
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
   protected readonly unfinished = 'finished = 0';
@@ -96,10 +115,16 @@ export class SqliteStore extends WalletBooks implements Store {
     migrate(this.db);
     this.wal.committed();
     const db = this.db;
-    this.buyBatch = db.transaction((requests: BuyRequest[]) => {
-      const { outcomes, writes } = planBatch(requests, this.readForBatch(requests), this.units, encodeUnit);
-      this.writeBatch(writes);
-      return outcomes;
+    // IMMEDIATE: the write lock is taken (or waited for) at BEGIN, never by a read that turns into a write.
+    this.commitBatch = db.transaction((writes: readonly QueuedWrite[], requests: BuyRequest[]): Committed => {
+      const written = writes.map((write) => this.runQueued(write));
+      if (requests.length === 0) return { written, outcomes: [] };
+      const { outcomes, writes: playWrites } = planBatch(requests, this.readForBatch(requests), this.units, encodeUnit);
+      this.writeBatch(playWrites);
+      return { written, outcomes };
+    }).immediate;
+    this.together = db.transaction((statements: readonly (readonly [string, readonly unknown[]])[]) => {
+      for (const [text, params] of statements) this.prepared(text).run(...params);
     });
     this.s = {
       playById: db.prepare<[string], PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ?`),
@@ -148,31 +173,46 @@ export class SqliteStore extends WalletBooks implements Store {
     return value;
   }
 
+  private prepared(text: string): Database.Statement<unknown[], unknown> {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
   protected async all<R>(text: string, params: readonly unknown[] = []): Promise<R[]> {
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-    return statement.all(...params) as R[];
+    return this.prepared(text).all(...params) as R[];
   }
 
-  protected async write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }> {
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-    if (statement.reader) {
+  protected write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }> {
+    const statement = this.prepared(text);
+    return this.inNextCommit(() => {
+      if (!statement.reader) return { rows: [] as R[], changes: statement.run(...params).changes };
       const rows = statement.all(...params) as R[];
-      return this.written({ rows, changes: rows.length });
-    }
-    return this.written({ rows: [], changes: statement.run(...params).changes });
+      return { rows, changes: rows.length };
+    });
   }
 
-  protected async writeTogether(statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const [text, params] of statements) {
-        let statement = this.statements.get(text);
-        if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-        statement.run(...params);
-      }
-    })();
-    return this.written(undefined);
+  protected writeTogether(statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void> {
+    return this.inNextCommit(() => this.together(statements));
+  }
+
+  /** Runs `run` in the next group commit's transaction; resolves with its result once that is on disk. */
+  private inNextCommit<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queued.push({ run, resolve: resolve as (result: unknown) => void, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  /** A queued write inside the batch's transaction: its failure is its own, unless it ended the transaction. */
+  private runQueued(write: QueuedWrite): Settled<unknown> {
+    try {
+      return { result: write.run() };
+    } catch (error) {
+      // SQLite rolls the whole transaction back on some errors (a full disk, I/O): nothing of the batch stands.
+      if (!this.db.inTransaction) throw error;
+      return { error };
+    }
   }
 
   /** After a read: what it saw may include commits whose fsync is still running; wait for it. */
@@ -182,8 +222,8 @@ export class SqliteStore extends WalletBooks implements Store {
   }
 
   async close(): Promise<void> {
-    // Let queued plays commit first: their clients may already be waiting.
-    while (this.pending.length > 0) this.flush();
+    // Let queued plays and writes commit first: their clients may already be waiting.
+    while (this.pending.length > 0 || this.queued.length > 0) this.flush();
     await this.wal.durable().catch(() => {});
     this.wal.close();
     this.db.close();
@@ -237,34 +277,43 @@ export class SqliteStore extends WalletBooks implements Store {
   buyPlay(request: BuyRequest): Promise<BuyResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ request, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // While an fsync runs, plays gather until it ends: then one commit, one fsync for all.
-        setImmediate(() => this.wal.whenSynced(() => this.flush()));
-      }
+      this.scheduleFlush();
     });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // While an fsync runs, plays and writes gather until it ends: then one commit, one fsync for all.
+    setImmediate(() => this.wal.whenSynced(() => this.flush()));
   }
 
   private flush(): void {
     this.flushScheduled = false;
     const batch = this.pending;
+    const writes = this.queued;
     this.pending = [];
-    if (batch.length === 0) return;
-    let outcomes: Outcome[];
+    this.queued = [];
+    if (batch.length === 0 && writes.length === 0) return;
+    let committed: Committed;
     const startedAt = performance.now();
     try {
-      outcomes = this.buyBatch(batch.map((item) => item.request));
+      committed = this.commitBatch(
+        writes,
+        batch.map((item) => item.request),
+      );
     } catch (error) {
       // A write or the commit failed: nothing of the batch is on disk, nobody is acknowledged.
-      for (const item of batch) item.reject(error);
+      for (const item of [...writes, ...batch]) item.reject(error);
       return;
     }
     const committedAt = performance.now();
     // Acknowledge only once the batch is on disk.
     this.wal.committed();
     const durable = this.wal.durable();
-    answerWhenDurable(batch, outcomes, durable);
-    reportBatch(this.observer, outcomes, startedAt, committedAt, durable);
+    answerWhenDurable(writes, committed.written, durable);
+    answerWhenDurable(batch, committed.outcomes, durable);
+    if (batch.length > 0) reportBatch(this.observer, committed.outcomes, startedAt, committedAt, durable);
   }
 
   /** The batch's state, read inside its transaction (nothing else writes meanwhile: SQLite has one writer). */
