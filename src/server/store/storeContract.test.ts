@@ -8,7 +8,7 @@ import { seededRandom } from '../seededRandom.ts';
 import { testLibrary } from '../testing/blockCache.ts';
 import { addTestBlocks } from '../testing/harness.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';
-import type { BuyRequest, BuyResult, Store } from './types.ts';
+import type { BuyRequest, BuyResult, NewWalletBet, Store } from './types.ts';
 
 /**
  * The Store contract, run against every store: SQLite (the reference) and PostgreSQL
@@ -28,6 +28,44 @@ function buy(store: Store, playerId: string, stakeCents: StakeCents, more: Parti
 function ok(result: BuyResult) {
   if (!result.ok) throw new Error(`play refused: ${result.code}`);
   return result;
+}
+
+const PORTAL = 'portal-alice';
+
+function walletBet(playId: string = randomUUID(), playerId = PORTAL): NewWalletBet {
+  const now = new Date();
+  return {
+    requestId: randomUUID(),
+    playId,
+    playerId,
+    walletPlayerId: 'alice',
+    stakeCents: 100,
+    createdAt: now.toISOString(),
+    deadlineAt: new Date(now.getTime() + 60_000).toISOString(),
+  };
+}
+
+/** A wallet play sold on a recorded bet; its win is owed under the returned requestId. */
+async function walletSale(store: Store): Promise<string> {
+  const bet = walletBet();
+  expect(await store.recordWalletBet(bet)).toEqual({ recorded: true });
+  const settlementRequestId = randomUUID();
+  const sold = await store.buyPlay({
+    playerId: bet.playerId,
+    playId: bet.playId,
+    stakeCents: bet.stakeCents,
+    salesOpen: true,
+    now: new Date(),
+    wallet: {
+      betRequestId: bet.requestId,
+      walletPlayerId: bet.walletPlayerId,
+      betBalanceCents: 5000,
+      settlementRequestId,
+      heldUntil: new Date(Date.now() + 60_000),
+    },
+  });
+  ok(sold);
+  return settlementRequestId;
 }
 
 async function expectLedgerOk(store: Store) {
@@ -261,6 +299,90 @@ describe.each(kinds)('$name store', (kind) => {
     expect((await store.sessionKey()).equals(key)).toBe(true);
     const report = await expectLedgerOk(store);
     expect(report.players).toBe(2);
+  });
+
+  it('records wallet bets sent together, each with its own answer: a playId taken by a bet or a play is not', async () => {
+    await store.ensurePortalPlayer(PORTAL, new Date());
+    const demo = await store.createDemoPlayer(1000, new Date());
+    const played = ok(await buy(store, demo.id, 100)).play.playId;
+    const bets = Array.from({ length: 40 }, () => walletBet());
+    bets[11] = walletBet(bets[10]!.playId);
+    bets[20] = walletBet(played);
+    const answers = await Promise.all(bets.map((bet) => store.recordWalletBet(bet)));
+    const twins = [answers[10]!, answers[11]!];
+    expect(twins.filter((a) => a.recorded)).toHaveLength(1);
+    const winner = bets[answers[10]!.recorded ? 10 : 11]!;
+    expect(twins.find((a) => !a.recorded)).toMatchObject({
+      recorded: false,
+      bet: { requestId: winner.requestId, state: 'sending' },
+    });
+    expect(answers[20]).toEqual({ recorded: false, bet: null });
+    const others = bets.filter((_, i) => ![10, 11, 20].includes(i));
+    expect(answers.filter((_, i) => ![10, 11, 20].includes(i))).toEqual(others.map(() => ({ recorded: true })));
+    for (const bet of [...others, winner]) {
+      expect(await store.walletBet(bet.playId)).toMatchObject({ requestId: bet.requestId, state: 'sending' });
+    }
+    expect(await store.unresolvedWalletBets()).toHaveLength(others.length + 1);
+  });
+
+  it('a wallet bet that breaks a constraint fails alone: the bets sent with it are recorded', async () => {
+    await store.ensurePortalPlayer(PORTAL, new Date());
+    const bets = Array.from({ length: 12 }, () => walletBet());
+    // No such player: the row breaks its foreign key.
+    bets[5] = walletBet(randomUUID(), 'portal-nobody');
+    const answers = await Promise.allSettled(bets.map((bet) => store.recordWalletBet(bet)));
+    expect(answers.map((a) => a.status)).toEqual(bets.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+    expect(await store.walletBet(bets[5]!.playId)).toBeNull();
+    const recorded = bets.filter((_, i) => i !== 5);
+    expect((await store.unresolvedWalletBets()).map((b) => b.requestId).sort()).toEqual(
+      recorded.map((b) => b.requestId).sort(),
+    );
+  });
+
+  it('wallet bets whose transaction fails are all refused and none is recorded; the next ones are', async () => {
+    await store.ensurePortalPlayer(PORTAL, new Date());
+    const bets = Array.from({ length: 12 }, () => walletBet());
+    const answers = await opened.whileWritesFail(() =>
+      Promise.allSettled(bets.map((bet) => store.recordWalletBet(bet))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(bets.map(() => 'rejected'));
+    expect(await store.unresolvedWalletBets()).toEqual([]);
+    const again = await Promise.all(bets.map((bet) => store.recordWalletBet(bet)));
+    expect(again).toEqual(bets.map(() => ({ recorded: true })));
+  });
+
+  it('settles and retries outbox entries sent together, each as if alone; the newest balance is kept', async () => {
+    await store.ensurePortalPlayer(PORTAL, new Date());
+    const owed: string[] = [];
+    for (let i = 0; i < 8; i++) owed.push(await walletSale(store));
+    const base = Date.now();
+    const at = (ms: number) => new Date(base + ms);
+    const [doneTwice, failed, retried, ...done] = owed;
+    await Promise.all([
+      // The first answer settles it; the second finds it settled and changes nothing.
+      store.settleOutbox(doneTwice!, { state: 'done', answerStatus: 'OK', balanceCents: 6000 }, at(10)),
+      store.settleOutbox(doneTwice!, { state: 'failed', answerStatus: 'UNKNOWN_BET', balanceCents: null }, at(20)),
+      store.settleOutbox(failed!, { state: 'failed', answerStatus: 'UNKNOWN_BET', balanceCents: null }, at(30)),
+      store.retryOutbox(retried!, at(60_000), 'no answer within 2000 ms'),
+      ...done.map((id, i) =>
+        store.settleOutbox(id, { state: 'done', answerStatus: 'OK', balanceCents: 7000 + i }, at(i)),
+      ),
+    ]);
+    const byId = new Map((await store.walletCalls(at(-60_000), at(60_000))).outbox.map((e) => [e.requestId, e]));
+    expect(byId.get(doneTwice!)).toMatchObject({ state: 'done', answerStatus: 'OK', balanceCents: 6000, attempts: 1 });
+    expect(byId.get(failed!)).toMatchObject({ state: 'failed', answerStatus: 'UNKNOWN_BET', attempts: 1 });
+    expect(byId.get(retried!)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastError: 'no answer within 2000 ms',
+      nextAttemptAt: at(60_000).toISOString(),
+    });
+    for (const [i, id] of done.entries()) {
+      expect(byId.get(id)).toMatchObject({ state: 'done', balanceCents: 7000 + i, settledAt: at(i).toISOString() });
+    }
+    // The answer given last (at +10 ms) is the wallet's latest balance, whatever order the writes took.
+    expect(await store.walletBalance(PORTAL)).toEqual({ balanceCents: 6000, seenAt: at(10).toISOString() });
+    await expectLedgerOk(store);
   });
 
   it('the ledger check finds a balance changed behind the ledger’s back', async () => {

@@ -30,6 +30,9 @@ const WALLET_FACTS_SQL = {
  * the outbox of wins and rollbacks it owes, the balances the wallet last said. What both
  * databases run the same way lives here; each store adds what needs its own transaction
  * (cancelling a bet together with its rollback) and writes the outbox rows of a play batch.
+ * A play's own writes (its bet, its win's answer, a retry) are group-committed: SQLite's
+ * `write` rides the next play batch's transaction; PostgreSQL gathers them into one
+ * statement per group instead of these one-row ones (PostgresStore overrides them).
  */
 export abstract class WalletBooks extends StoreCore {
   /** Runs writing statements in one transaction; resolves once it is on disk. */

@@ -87,3 +87,44 @@ export async function postgresDump(url: string): Promise<string> {
     await client.end();
   }
 }
+
+/** Waits until a backend of a store (application_name spincake) waits on a lock, and returns its pid. */
+export async function lockWaiter(admin: pg.Client): Promise<number> {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity
+       WHERE datname = current_database() AND application_name = 'spincake' AND wait_event_type = 'Lock'`,
+    );
+    if (rows[0]) return rows[0].pid;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no store transaction ever waited on the lock');
+}
+
+/** The tables a store writes. */
+const WRITTEN_TABLES = 'players, blocks, plays, entries, wallet_bets, wallet_outbox, wallet_balances';
+
+/**
+ * Runs `act` while the store's next write fails as a whole: it waits on a lock held here,
+ * and its connection is killed while it waits. Then writes go through again.
+ */
+export async function whileWritesFail<T>(url: string, act: () => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query('BEGIN');
+    // EXCLUSIVE: reads go on, every write waits.
+    await admin.query(`LOCK TABLE ${WRITTEN_TABLES} IN EXCLUSIVE MODE`);
+    const acting = act();
+    // Its failure is awaited below, after the lock is let go.
+    acting.catch(() => {});
+    try {
+      await admin.query('SELECT pg_terminate_backend($1)', [await lockWaiter(admin)]);
+    } finally {
+      await admin.query('ROLLBACK');
+    }
+    return await acting;
+  } finally {
+    await admin.end();
+  }
+}

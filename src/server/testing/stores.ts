@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import { PostgresStore, type PostgresStoreOptions } from '../store/postgres/postgresStore.ts';
 import type { Store, UnitSource } from '../store/types.ts';
 import { tempDataDir } from './harness.ts';
-import { createTestDatabase, postgresDump, postgresReachable } from './postgres.ts';
+import { createTestDatabase, postgresDump, postgresReachable, whileWritesFail } from './postgres.ts';
 
 /** One store under test, with what a server needs to open the same data, and a way to throw it away. */
 export interface OpenedStore {
@@ -14,6 +15,12 @@ export interface OpenedStore {
   dump(): Promise<string>;
   /** Closes the store (if still open) and deletes its data. */
   destroy(): Promise<void>;
+  /**
+   * Runs `act` while the store's next write transaction fails as a whole (SQLite: another
+   * connection holds the write lock; PostgreSQL: the store's connection dies while it waits
+   * on a lock), then lets writes through again.
+   */
+  whileWritesFail<T>(act: () => Promise<T>): Promise<T>;
 }
 
 export interface StoreKind {
@@ -44,6 +51,20 @@ export const sqliteKind: StoreKind = {
         await close();
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
+      whileWritesFail: async (act) => {
+        const other = new Database(store.db.name);
+        other.exec('BEGIN IMMEDIATE');
+        const busyTimeout = store.db.pragma('busy_timeout', { simple: true }) as number;
+        // Not waited for: the store's next transaction fails at its BEGIN.
+        store.db.pragma('busy_timeout = 0');
+        try {
+          return await act();
+        } finally {
+          other.exec('ROLLBACK');
+          other.close();
+          store.db.pragma(`busy_timeout = ${busyTimeout}`);
+        }
+      },
     };
   },
 };
@@ -61,6 +82,7 @@ export async function postgresKind(): Promise<StoreKind> {
         store,
         env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
         dump: () => postgresDump(database.url),
+        whileWritesFail: (act) => whileWritesFail(database.url, act),
         destroy: async () => {
           await close();
           await database.drop();

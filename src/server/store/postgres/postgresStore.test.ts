@@ -6,7 +6,7 @@ import type { BlockLibrary } from '../../blocks/blockLibrary.ts';
 import { auditLedger } from '../../ledgerAudit.ts';
 import { testLibrary } from '../../testing/blockCache.ts';
 import { addTestBlocks } from '../../testing/harness.ts';
-import { createTestDatabase, postgresReachable, type TestDatabase } from '../../testing/postgres.ts';
+import { createTestDatabase, lockWaiter, postgresReachable, type TestDatabase } from '../../testing/postgres.ts';
 import type { BuyResult } from '../types.ts';
 import { PostgresStore, type PostgresStoreOptions } from './postgresStore.ts';
 import { WAL_BARRIER_SQL } from './walBarrier.ts';
@@ -35,19 +35,6 @@ function ok(result: BuyResult) {
 
 function buy(store: PostgresStore, playerId: string, stakeCents: StakeCents, playId = randomUUID()) {
   return store.buyPlay({ playerId, playId, stakeCents, salesOpen: true, now: new Date() });
-}
-
-/** Waits until a backend of the store waits on a row lock, and returns its pid. */
-async function lockWaiter(): Promise<number> {
-  for (let i = 0; i < 500; i++) {
-    const { rows } = await admin.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity
-       WHERE datname = current_database() AND application_name = 'spincake' AND wait_event_type = 'Lock'`,
-    );
-    if (rows[0]) return rows[0].pid;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('no play transaction ever waited on the lock');
 }
 
 describe.skipIf(!reachable)('PostgreSQL store', () => {
@@ -94,7 +81,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await admin.query('BEGIN');
     await admin.query('SELECT 1 FROM blocks WHERE id = $1 FOR UPDATE', [block.id]);
     const playing = buy(store, player.id, 100);
-    await lockWaiter(); // the play holds its player row and waits for the block
+    await lockWaiter(admin); // the play holds its player row and waits for the block
     await admin.query('SELECT 1 FROM players WHERE id = $1 FOR UPDATE', [player.id]);
     await admin.query('COMMIT');
     const result = ok(await playing);
@@ -113,7 +100,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await admin.query('UPDATE blocks SET loaded_at = loaded_at WHERE id = $1', [block.id]);
     const playId = randomUUID();
     const playing = buy(store, player.id, 100, playId);
-    await lockWaiter(); // its snapshot is taken, and the block row changes under it
+    await lockWaiter(admin); // its snapshot is taken, and the block row changes under it
     await admin.query('COMMIT');
     const result = ok(await playing);
     expect(result.play.playId).toBe(playId);
@@ -131,7 +118,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await admin.query('BEGIN');
     await admin.query('SELECT 1 FROM blocks WHERE id = $1 FOR UPDATE', [block.id]);
     const playing = Promise.all([buy(store, player.id, 100), buy(store, player.id, 100)]);
-    const pid = await lockWaiter();
+    const pid = await lockWaiter(admin);
     // The play transaction has locked the player and read the plays: kill its connection there.
     await admin.query('SELECT pg_terminate_backend($1)', [pid]);
     await admin.query('ROLLBACK');

@@ -13,8 +13,10 @@ import type {
   BlockRecord,
   BuyRequest,
   BuyResult,
+  NewWalletBet,
   PlayerRecord,
   PlayRecord,
+  RecordBetResult,
   Store,
   UnitSource,
   WalletBetState,
@@ -23,6 +25,8 @@ import { WalletBooks } from '../walletBooks.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { sentTogether, settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { CANCEL_BET_SQL, CANCEL_STALE_BETS_SQL, walletWriteStatements } from './walletSql.ts';
+import { insertBets, retryEntries, settleEntries, type OutboxRetry, type OutboxSettlement } from './walletSql.ts';
+import { Gatherer } from './gatherer.ts';
 import { migratePostgres } from './migrations.ts';
 import {
   inTransaction,
@@ -46,6 +50,10 @@ export { redactUrl, type PostgresStoreOptions, type PostgresStoreStats };
  * (see WalBarrier): the cursor is free again as soon as the COMMIT is done, and the plays
  * are answered once the log is flushed, while the next batch already runs. Reads wait for
  * the same barrier, so no answer shows data that a crash could still take back.
+ *
+ * The wallet's per-play writes — a bet before it is sent, a win's or rollback's answer, a
+ * retry — are gathered too: those that arrive together go in one statement (Gatherer),
+ * committed synchronously, so durable when they are answered.
  */
 export class PostgresStore extends WalletBooks implements Store {
   readonly pool: pg.Pool;
@@ -57,6 +65,11 @@ export class PostgresStore extends WalletBooks implements Store {
   private flushDone: Promise<void> = Promise.resolve();
   private snapshot: pg.PoolClient | null = null;
   private readonly wal = new WalBarrier(() => this.pool.query(WAL_BARRIER_SQL));
+  // Straight on the pool: never on a readSnapshot's read-only connection.
+  private readonly onPool = (text: string, values: unknown[]) => this.pool.query(text, values);
+  private readonly bets: Gatherer<NewWalletBet, boolean>;
+  private readonly settlements: Gatherer<OutboxSettlement, void>;
+  private readonly retries: Gatherer<OutboxRetry, void>;
   /** StoreCore's statements, their `?` numbered for PostgreSQL. */
   private readonly numbered = new Map<string, string>();
   protected readonly unfinished = 'NOT finished';
@@ -89,6 +102,9 @@ export class PostgresStore extends WalletBooks implements Store {
     this.units = units;
     this.maxBatch = options.maxBatch ?? 256;
     this.pool = openPool(url, options);
+    this.bets = new Gatherer((bets) => insertBets(this.onPool, bets), this.maxBatch);
+    this.settlements = new Gatherer((settled) => settleEntries(this.onPool, settled), this.maxBatch);
+    this.retries = new Gatherer((retries) => retryEntries(this.onPool, retries), this.maxBatch);
   }
 
   /** A transaction on this store's pool (see inTransaction), its retries counted in `stats`. */
@@ -127,6 +143,24 @@ export class PostgresStore extends WalletBooks implements Store {
     });
   }
 
+  override async recordWalletBet(bet: NewWalletBet): Promise<RecordBetResult> {
+    if (await this.bets.add(bet)) return { recorded: true };
+    return { recorded: false, bet: await this.walletBet(bet.playId) };
+  }
+
+  override async settleOutbox(
+    requestId: string,
+    result: { state: 'done' | 'failed'; answerStatus: string; balanceCents: number | null },
+    now: Date,
+  ): Promise<void> {
+    const { state, answerStatus, balanceCents } = result;
+    await this.settlements.add({ requestId, state, answerStatus, balanceCents, settledAt: now.toISOString() });
+  }
+
+  override async retryOutbox(requestId: string, nextAttemptAt: Date, error: string): Promise<void> {
+    await this.retries.add({ requestId, nextAttemptAt: nextAttemptAt.toISOString(), error: error.slice(0, 500) });
+  }
+
   async cancelWalletBet(
     requestId: string,
     rollbackRequestId: string,
@@ -152,8 +186,9 @@ export class PostgresStore extends WalletBooks implements Store {
       if (!this.flushing) this.startFlush();
       await this.flushDone;
     }
-    // And their answers, which wait for the log to be on disk.
+    // And their answers, which wait for the log to be on disk, and the wallet's gathered writes.
     await this.wal.durable().catch(() => {});
+    await Promise.all([this.bets.idle(), this.settlements.idle(), this.retries.idle()]);
     await this.pool.end();
   }
 
