@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import {
   canonicalRequest,
   checkAnswer,
@@ -10,6 +8,7 @@ import {
   type WalletCall,
   type WalletRequests,
 } from './contract.ts';
+import { http1Request, NoAnswerInTime, type Http1Answer } from './http1.ts';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_LOWER, signBody, verifySignature } from './signature.ts';
 
 /** The spec's WALLET_TIMEOUT_MS default. */
@@ -36,17 +35,6 @@ function endpoint(baseUrl: string, pathAndQuery: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${pathAndQuery}`;
 }
 
-// Kept-alive connections: a play makes two wallet calls, and a new TCP (or TLS) connection for
-// each would cost more than the call; node:http rather than fetch: a fraction of its CPU per call.
-// An idle connection is dropped after 4 s, before a wallet's own keep-alive timeout (often 5 s)
-// can close it under a call; a call cut that way anyway is unknown and retried like any other.
-const AGENTS = {
-  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
-  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
-} as const;
-
-class NoAnswerInTime extends Error {}
-
 function describe(error: unknown, timeoutMs: number): string {
   if (error instanceof NoAnswerInTime) return `no answer within ${timeoutMs} ms`;
   if (error instanceof Error) {
@@ -54,54 +42,6 @@ function describe(error: unknown, timeoutMs: number): string {
     return `connection failed: ${code && !error.message.includes(code) ? `${error.message} (${code})` : error.message}`;
   }
   return `connection failed: ${String(error)}`;
-}
-
-interface Received {
-  status: number;
-  signature: string | undefined;
-  bytes: Buffer;
-}
-
-/** One HTTP exchange, connection to last byte within `timeoutMs`; rejects on any failure. */
-function request(
-  url: URL,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
-  timeoutMs: number,
-): Promise<Received> {
-  return new Promise((resolve, reject) => {
-    const protocol = url.protocol === 'https:' ? 'https:' : url.protocol === 'http:' ? 'http:' : null;
-    if (protocol === null) return reject(new Error(`the wallet URL must be http or https, not ${url.protocol}`));
-    const transport = protocol === 'https:' ? https : http;
-    let settled = false;
-    const fail = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outgoing.destroy();
-      reject(error);
-    };
-    const outgoing = transport.request(url, { method: init.method, headers: init.headers, agent: AGENTS[protocol] });
-    const timer = setTimeout(() => fail(new NoAnswerInTime()), timeoutMs);
-    outgoing.on('error', fail);
-    outgoing.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', fail);
-      response.on('close', () => {
-        if (!response.complete) return fail(new Error('the answer was cut off'));
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const signature = response.headers[SIGNATURE_HEADER_LOWER];
-        resolve({
-          status: response.statusCode ?? 0,
-          signature: typeof signature === 'string' ? signature : undefined,
-          bytes: Buffer.concat(chunks),
-        });
-      });
-    });
-    outgoing.end(init.body);
-  });
 }
 
 type Raw = { ok: true; text: string } | { ok: false; reason: string };
@@ -114,22 +54,20 @@ async function exchange(
   timeoutMs: number,
 ): Promise<Raw> {
   const headers: Record<string, string> = { [SIGNATURE_HEADER]: signBody(secret, init.signed) };
-  if (init.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(init.body));
-  }
-  let received: Received;
+  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  let received: Http1Answer;
   try {
-    received = await request(new URL(url), { method: init.method, headers, body: init.body }, timeoutMs);
+    received = await http1Request(new URL(url), { method: init.method, headers, body: init.body, timeoutMs });
   } catch (error) {
     return { ok: false, reason: describe(error, timeoutMs) };
   }
   if (received.status !== 200) return { ok: false, reason: `HTTP ${received.status}` };
-  if (received.signature === undefined) return { ok: false, reason: 'the answer is not signed' };
-  if (!verifySignature(secret, received.bytes, received.signature)) {
+  const signature = received.headers.get(SIGNATURE_HEADER_LOWER);
+  if (signature === undefined) return { ok: false, reason: 'the answer is not signed' };
+  if (!verifySignature(secret, received.body, signature)) {
     return { ok: false, reason: 'the answer signature does not match' };
   }
-  return { ok: true, text: received.bytes.toString('utf8') };
+  return { ok: true, text: received.body.toString('utf8') };
 }
 
 function parse(text: string): { ok: true; value: unknown } | { ok: false } {
