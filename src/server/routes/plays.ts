@@ -65,7 +65,6 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
               playId,
               stakeCents,
               salesOpen,
-              onSale: async () => (await ctx.store.stakesWithUnits()).has(stakeCents),
               now,
             })
           : ctx.store.buyPlay({ playerId, playId, stakeCents, salesOpen, now });

@@ -7,6 +7,7 @@ import type { BuyResult, PlayRecord, Store, WalletBetRecord } from '../store/typ
 import { OutboxDrainer, type DrainerOptions } from './outboxDrainer.ts';
 import { refusalOf, WALLET_UNAVAILABLE, type WalletRefusal } from './refusals.ts';
 import { holdMs, sendSettlement } from './settlement.ts';
+import { StakesOnSale } from './stakesOnSale.ts';
 
 export interface WalletPlayRequest {
   /** The game's id of the player, and the operator's. */
@@ -15,8 +16,6 @@ export interface WalletPlayRequest {
   playId: string;
   stakeCents: StakeCents;
   salesOpen: boolean;
-  /** Whether the stake has a unit left: asked before betting, so that no bet is sent for nothing. */
-  onSale: () => Promise<boolean>;
   /** The play's time as the game records it (the app's clock). */
   now: Date;
 }
@@ -43,6 +42,8 @@ export class OperatorWallet {
   readonly drainer: OutboxDrainer;
   /** How long a bet may stay without a known outcome before it is rolled back. */
   readonly betDeadlineMs: number;
+  /** Asked before betting, so that no bet is sent for a stake sold out. */
+  private readonly stakesOnSale: StakesOnSale;
 
   constructor(
     private readonly store: Store,
@@ -51,6 +52,7 @@ export class OperatorWallet {
   ) {
     this.drainer = new OutboxDrainer(store, settings, options);
     this.betDeadlineMs = 3 * settings.timeoutMs + 1000;
+    this.stakesOnSale = new StakesOnSale(store);
   }
 
   /** The balance at the wallet now; unanswered, the last one it gave. */
@@ -90,7 +92,8 @@ export class OperatorWallet {
     };
     // Checked before anything is sent; a playId seen before is answered as it was even then.
     if (!request.salesOpen) return (await this.knownPlay(request)) ?? { ok: false, code: 'SALES_CLOSED' };
-    if (!(await request.onSale())) return (await this.knownPlay(request)) ?? { ok: false, code: 'SOLD_OUT' };
+    if (!(await this.stakesOnSale.has(stakeCents)))
+      return (await this.knownPlay(request)) ?? { ok: false, code: 'SOLD_OUT' };
 
     // Durable before it is sent: a crash from here on leaves a bet that any instance rolls back.
     // Recorded only for a playId never seen (the common case costs no lookup before it).
