@@ -89,6 +89,6 @@ export function walletRowLimits(e: WalletRowEvidence): string[] {
   if (found.length > 0) return mostFirst(found);
   const msEach = (e.connections / Math.max(e.rps, 1e-9)) * 1000;
   return [
-    `no quota: the waits (${e.connections} connections ÷ ${Math.round(e.rps)} per s = ${msEach.toFixed(1)} ms a request)`,
+    `no quota: the waits (${e.connections} connections ÷ ${Math.round(e.rps).toLocaleString('en-US')} per s = ${msEach.toFixed(1)} ms a request)`,
   ];
 }

@@ -143,8 +143,8 @@ describe('walletRowLimits', () => {
   });
 
   it('with no group held back, names the waits: connections ÷ plays/s per request', () => {
-    expect(walletRowLimits({ groups: [game(0.3, 0.2)], connections: 16, rps: 640 })).toEqual([
-      'no quota: the waits (16 connections ÷ 640 per s = 25.0 ms a request)',
+    expect(walletRowLimits({ groups: [game(0.3, 0.2)], connections: 64, rps: 3_671 })).toEqual([
+      'no quota: the waits (64 connections ÷ 3,671 per s = 17.4 ms a request)',
     ]);
   });
 });
