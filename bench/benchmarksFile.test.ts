@@ -31,3 +31,16 @@ describe('replaceSubsection', () => {
     );
   });
 });
+
+describe('replaceSection', () => {
+  it('tells a section from another whose title begins with its own', () => {
+    const file = '# Benchmarks\n\n## Wallet\n\nshared\n\n### Reading\n\nnotes\n\n## Wallet, separate machines\n\nold\n';
+    const machines = replaceSection(file, '## Wallet, separate machines', '## Wallet, separate machines\n\nnew\n');
+    expect(machines).toBe(
+      '# Benchmarks\n\n## Wallet\n\nshared\n\n### Reading\n\nnotes\n\n## Wallet, separate machines\n\nnew\n',
+    );
+    expect(replaceSection(machines, '## Wallet', '## Wallet\n\nfresh\n', true)).toBe(
+      '# Benchmarks\n\n## Wallet\n\nfresh\n\n### Reading\n\nnotes\n\n## Wallet, separate machines\n\nnew\n',
+    );
+  });
+});

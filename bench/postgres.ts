@@ -13,11 +13,9 @@
  * their own with a quota (bench/machines/), as if on separate machines; 1, 2 and 3 instances
  * with the same quota each, and the figures go to that section's `### Separate machines`.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import pg from 'pg';
 import { PostgresStore } from '../src/server/store/postgres/postgresStore.ts';
 import { SqliteStore } from '../src/server/store/sqlite/sqliteStore.ts';
@@ -28,7 +26,10 @@ import { spawnServer, type ChildServer } from '../src/server/testing/child.ts';
 import { addTestBlocks, tempDataDir } from '../src/server/testing/harness.ts';
 import { createTestDatabase, postgresReachable, PG_TEST_URL } from '../src/server/testing/postgres.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
-import { GROUP_SHARES, setUpMachines, quotaPlanFromEnv, type Machines } from './machines/machines.ts';
+import { processCpuMs } from './processCpu.ts';
+import { autocannonLoad, nextWrkTag, runWrk, WRK_SCRIPTS, wrkAvailable, type LoadResult } from './loadGenerator.ts';
+import { GROUP_SHARES } from './machines/groups.ts';
+import { setUpMachines, quotaPlanFromEnv, type Machines } from './machines/machines.ts';
 import { createDatabaseOn } from './machines/privatePostgres.ts';
 import { describePlan as describePlanLine, throttlingBetween, type Throttling } from './machines/quotas.ts';
 import { writeMachinesSection } from './machines/section.ts';
@@ -39,7 +40,6 @@ const WARMUP_S = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 48);
 const PLAYERS = 64;
 const SAMPLE_MS = 20;
-const CLOCK_TICKS_PER_S = 100;
 /** Each setup runs this many times, in turn with the others; the median run is reported. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** `--machines`: CPU quotas per instance and for a private PostgreSQL (see the file's comment). */
@@ -51,20 +51,13 @@ const MACHINES = process.argv.includes('--machines');
 const CONNECTIONS_PER_MACHINE = Number(process.env.BENCH_CONNECTIONS_PER_INSTANCE ?? 48);
 let machines: Machines | null = null;
 
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(':').some((dir) => dir && fs.existsSync(path.join(dir, command)));
-}
-
 /**
  * The load generator: Debian's wrk (in C, one process per instance, timed by /usr/bin/time)
  * where it is installed — it takes a quarter of the CPU that autocannon does, which leaves
  * more of the two cores to the servers under test; else (or with BENCH_LOADER=autocannon)
  * autocannon in this process.
  */
-const LOADER =
-  process.env.BENCH_LOADER === 'autocannon' || !(onPath('wrk') && fs.existsSync('/usr/bin/time'))
-    ? 'autocannon'
-    : 'wrk';
+const LOADER = process.env.BENCH_LOADER === 'autocannon' || !wrkAvailable() ? 'autocannon' : 'wrk';
 
 export interface Setup {
   label: string;
@@ -178,17 +171,6 @@ function cpuPerPlay(r: Row): { server: number; all: number } {
   return { server: server / plays, all: (server + r.loaderCpuMs) / plays };
 }
 
-/** utime + stime of a process, in ms. */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
-  } catch {
-    return 0; // gone
-  }
-}
-
 /**
  * CPU of every PostgreSQL process (postmaster, backends, WAL writer, checkpointer), by pid:
  * with --machines, those of the private cluster's group only.
@@ -221,76 +203,6 @@ function postgresCpuDelta(before: Map<number, number>, after: Map<number, number
 function selfCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
-}
-
-function load(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-interface LoadResult {
-  requests: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  /** CPU of the load generator, ms (wrk: its own process; autocannon: measured around it). */
-  cpuMs: number | null;
-}
-
-function fromAutocannon(r: autocannon.Result): LoadResult {
-  return {
-    requests: r.requests.total,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    cpuMs: null,
-  };
-}
-
-let wrkRuns = 0;
-/** A number for each wrk process of this run, part of the playIds it makes (12 bits). */
-function nextWrkTag(): number {
-  if (wrkRuns >= 4096) throw new Error('more than 4096 wrk processes in one run: their playIds could repeat');
-  return wrkRuns++;
-}
-
-/** A wrk duration like `1.59ms` / `455.34us` / `1.02s`, in ms. */
-function wrkMs(text: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(text);
-  if (!m) return NaN;
-  const value = Number(m[1]);
-  return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
-}
-
-/** One wrk process (one thread) against one instance, under /usr/bin/time for its CPU. */
-function runWrk(connections: number, durationS: number, target: string[]): Promise<LoadResult> {
-  const args = ['-f', 'cpu %U %S', 'wrk', '-t1', `-c${connections}`, `-d${durationS}s`, '--latency', ...target];
-  return new Promise((resolve, reject) => {
-    // --machines: wrk is born in the load generator's group (execFile forks before it returns).
-    const inside = machines?.loaderGroup.enter();
-    execFile('/usr/bin/time', args, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`wrk failed: ${error.message}\n${stdout}${stderr}`));
-      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
-      const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
-      const result: LoadResult = {
-        requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN),
-        // At the start of a line: "Latency … 85.50%" (its +/- Stdev) is no percentile.
-        p50: wrkMs(/^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
-        p99: wrkMs(/^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
-        errors: socket ? socket.slice(1).reduce((n, v) => n + Number(v), 0) : 0,
-        non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0),
-        cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null,
-      };
-      // A figure that wrk printed in a shape not parsed here shows as "—", with wrk's own words.
-      if ([result.requests, result.p50, result.p99].some(Number.isNaN))
-        console.warn(`wrk output not understood:\n${stdout}`);
-      resolve(result);
-    });
-    inside?.leave();
-  });
 }
 
 /** Samples what the play transactions of this database are doing, until stopped. */
@@ -414,24 +326,16 @@ async function measure(setup: Setup): Promise<Row> {
         const target =
           setup.route === 'health'
             ? ['-H', `Authorization: Bearer ${mine[0]}`, `${url}/api/health`]
-            : [
-                '-s',
-                path.resolve('bench/wrk/plays.lua'),
-                url,
-                '--',
-                mine.join(','),
-                stakes.join(','),
-                String(nextWrkTag()),
-              ];
-        return runWrk(perInstance, duration, target);
+            : ['-s', WRK_SCRIPTS.plays, url, '--', mine.join(','), stakes.join(','), String(nextWrkTag())];
+        return runWrk(perInstance, duration, target, machines?.loaderGroup);
       }
       if (setup.route === 'health') {
-        return load({
+        return autocannonLoad({
           url: `${url}/api/health`,
           headers: { authorization: `Bearer ${mine[0]}` },
           connections: perInstance,
           duration,
-        }).then(fromAutocannon);
+        });
       }
       let n = 0;
       const requests = [
@@ -449,7 +353,7 @@ async function measure(setup: Setup): Promise<Row> {
           },
         },
       ];
-      return load({ url, connections: perInstance, duration, requests }).then(fromAutocannon);
+      return autocannonLoad({ url, connections: perInstance, duration, requests });
     };
     const loadAll = (duration: number) => Promise.all(urls.map((url, i) => loadOne(url, i, duration)));
     await loadAll(WARMUP_S);

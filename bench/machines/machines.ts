@@ -5,7 +5,8 @@
  */
 import os from 'node:os';
 import type { ChildProcess } from 'node:child_process';
-import { CpuGroup, cpuGroupsAvailable } from './cpuGroup.ts';
+import type { CpuGroup } from './cpuGroup.ts';
+import { createGroups } from './groups.ts';
 import { startPrivatePostgres, type PrivatePostgres } from './privatePostgres.ts';
 import { planQuotas, type QuotaPlan } from './quotas.ts';
 
@@ -21,13 +22,6 @@ export function quotaPlanFromEnv(env: NodeJS.ProcessEnv = process.env): QuotaPla
   });
 }
 
-/**
- * Each group's weight against the rest of the machine: eight busy processes' worth, so that
- * a group gets its quota even while other work keeps the cores busy (a quota alone is only
- * a ceiling). What the groups can take is still bounded by their quotas.
- */
-export const GROUP_SHARES = Number(process.env.BENCH_CPU_SHARES ?? 8 * 1024);
-
 export interface Machines {
   plan: QuotaPlan;
   instanceGroups: CpuGroup[];
@@ -41,49 +35,27 @@ export interface Machines {
 }
 
 export async function setUpMachines(plan: QuotaPlan): Promise<Machines> {
-  const unavailable = cpuGroupsAvailable();
-  if (unavailable) throw new Error(`--machines needs CPU control groups: ${unavailable}`);
-  const tag = `spincake-bench-${process.pid}`;
-  const groups: CpuGroup[] = [];
-  const children = new Set<ChildProcess>();
-  let postgres: PrivatePostgres | null = null;
-  let tornDown = false;
-  const tearDown = () => {
-    if (tornDown) return;
-    tornDown = true;
-    for (const child of children) child.kill('SIGKILL');
-    postgres?.stop();
-    for (const group of groups) {
-      try {
-        group.remove();
-      } catch (error) {
-        console.error(`could not remove ${group.dir}: ${(error as Error).message}`);
-      }
-    }
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+  const instances = Array.from({ length: plan.maxInstances }, (_, i) => `instance${i + 1}`);
+  const quotasUs: Record<string, number> = {
+    postgres: plan.postgresQuotaUs,
+    loader: plan.loaderQuotaUs,
+    ...Object.fromEntries(instances.map((name) => [name, plan.instanceQuotaUs])),
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    console.error(`${signal}: stopping the instances and the private PostgreSQL, removing the CPU groups`);
-    tearDown();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const groups = createGroups(plan.periodUs, quotasUs);
   try {
-    const make = (name: string, quotaUs: number) => {
-      const group = CpuGroup.create(`${tag}-${name}`, plan.periodUs, quotaUs, GROUP_SHARES);
-      groups.push(group);
-      return group;
+    const postgres = await startPrivatePostgres(groups.byName.postgres!);
+    groups.onTearDown(() => postgres.stop());
+    return {
+      plan,
+      instanceGroups: instances.map((name) => groups.byName[name]!),
+      postgresGroup: groups.byName.postgres!,
+      loaderGroup: groups.byName.loader!,
+      postgres,
+      children: groups.children,
+      tearDown: groups.tearDown,
     };
-    const postgresGroup = make('postgres', plan.postgresQuotaUs);
-    const loaderGroup = make('loader', plan.loaderQuotaUs);
-    const instanceGroups: CpuGroup[] = [];
-    for (let i = 1; i <= plan.maxInstances; i++) instanceGroups.push(make(`instance${i}`, plan.instanceQuotaUs));
-    postgres = await startPrivatePostgres(postgresGroup);
-    return { plan, instanceGroups, postgresGroup, loaderGroup, postgres, children, tearDown };
   } catch (error) {
-    tearDown();
+    groups.tearDown();
     throw error;
   }
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { namedLimits } from './limit.ts';
-import { cpuGroupOf, describePlan, parseCpuStat, parseProcs, planQuotas, throttlingBetween } from './quotas.ts';
+import { heldBack, namedLimits, walletRowLimits } from './limit.ts';
+import {
+  cpuGroupOf,
+  describePlan,
+  describeWalletPlan,
+  parseCpuStat,
+  parseProcs,
+  planQuotas,
+  planWalletQuotas,
+  throttlingBetween,
+} from './quotas.ts';
 
 const TWO_CORES = {
   cores: 2,
@@ -35,6 +44,28 @@ describe('planQuotas', () => {
     expect(() => planQuotas({ ...TWO_CORES, periodUs: 2_000 })).toThrow(/instance quota .* 1 ms minimum/);
     expect(() => planQuotas({ ...TWO_CORES, postgresCores: 0 })).toThrow(/PostgreSQL quota 0/);
     expect(() => planQuotas({ ...TWO_CORES, instanceCores: Number.NaN })).toThrow(/instance quota/);
+  });
+});
+
+const WALLET_MACHINES = { cores: 2, periodUs: 4_000, gameCores: 0.5, walletCores: 0.8, loaderCores: 0.4 };
+
+describe('planWalletQuotas', () => {
+  it('gives the game server, the wallet and the load generator each its quota per period', () => {
+    const plan = planWalletQuotas(WALLET_MACHINES);
+    expect([plan.gameQuotaUs, plan.walletQuotaUs, plan.loaderQuotaUs]).toEqual([2_000, 3_200, 1_600]);
+    expect(describeWalletPlan(plan)).toBe(
+      'the game server 0.5 core (2000 µs per 4000 µs period), the wallet 0.8 core (3200 µs), ' +
+        'the load generator 0.4 core (1600 µs): 1.7 of 2 cores',
+    );
+  });
+
+  it('refuses machines that do not fit the cores, and quotas the kernel would refuse', () => {
+    expect(() => planWalletQuotas({ ...WALLET_MACHINES, walletCores: 1.2 })).toThrow(
+      "0.5 (game server) + 1.2 (wallet) + 0.4 (load generator) = 2.10 cores: more than the machine's 2",
+    );
+    expect(() => planWalletQuotas({ ...WALLET_MACHINES, loaderCores: 0 })).toThrow(/load generator quota 0 cores/);
+    expect(() => planWalletQuotas({ ...WALLET_MACHINES, gameCores: 0.2 })).toThrow(/game server quota .* 1 ms minimum/);
+    expect(() => planWalletQuotas({ ...WALLET_MACHINES, periodUs: 4_000.5 })).toThrow(/period/);
   });
 });
 
@@ -80,5 +111,40 @@ describe('namedLimits', () => {
       "PostgreSQL's CPU (at its quota in 90 % of the periods)",
     ]);
     expect(namedLimits({ instancesAtQuota: 0.1, postgresAtQuota: 0.1, cursorHeld: 0.1, lockWaits: 0 })).toEqual([]);
+  });
+});
+
+describe('walletRowLimits', () => {
+  const game = (atQuota: number, cores: number) => ({
+    whose: 'the game server',
+    atQuota,
+    used: { cores, quotaCores: 0.5 },
+  });
+
+  it('names the groups held back by their quota, the most at quota first', () => {
+    expect(
+      walletRowLimits({
+        groups: [game(0.86, 0.5), { whose: 'the wallet', atQuota: 0.9, used: { cores: 0.78, quotaCores: 0.8 } }],
+        connections: 64,
+        rps: 675,
+      }),
+    ).toEqual([
+      "the wallet's CPU (at its quota in 90 % of the periods, 0.78 of its 0.8 core used)",
+      "the game server's CPU (at its quota in 86 % of the periods, 0.50 of its 0.5 core used)",
+    ]);
+  });
+
+  it('does not name a group that used little of its quota, however many of its few busy periods hit it', () => {
+    // cpu.stat counts only the periods with work: an idle game server's few periods can all be at quota.
+    expect(heldBack(game(0.45, 0.01))).toBe(false);
+    expect(heldBack(game(0.9, 0.3))).toBe(false);
+    expect(heldBack(game(0.9, 0.45))).toBe(true);
+    expect(heldBack({ whose: 'PostgreSQL', atQuota: 0.5 })).toBe(true);
+  });
+
+  it('with no group held back, names the waits: connections ÷ plays/s per request', () => {
+    expect(walletRowLimits({ groups: [game(0.3, 0.2)], connections: 64, rps: 3_671 })).toEqual([
+      'no quota: the waits (64 connections ÷ 3,671 per s = 17.4 ms a request)',
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The CPU quotas of `npm run bench:postgres -- --machines`, and the cgroup v1 numbers it
- * reads back: pure, so that the plan and the parsing are tested without a kernel.
+ * The CPU quotas of `npm run bench:postgres -- --machines` and `bench:wallet -- --machines`,
+ * and the cgroup v1 numbers they read back: pure, so that the plan and the parsing are tested without a kernel.
  */
 
 export interface QuotaRequest {
@@ -31,36 +31,103 @@ export interface QuotaPlan extends QuotaRequest {
 const MIN_US = 1_000;
 const MAX_PERIOD_US = 1_000_000;
 
-/**
- * The quotas in µs per period; refuses a plan whose quotas and the load generator's room
- * do not fit in the machine's cores (each group would then not have "a machine of its own").
- */
-export function planQuotas(request: QuotaRequest): QuotaPlan {
-  const { cores, maxInstances, instanceCores, postgresCores, loaderCores, periodUs } = request;
+function checkPeriod(periodUs: number): void {
   if (!Number.isInteger(periodUs) || periodUs < MIN_US || periodUs > MAX_PERIOD_US)
     throw new Error(`CFS period ${periodUs} µs: must be a whole number from ${MIN_US} to ${MAX_PERIOD_US}`);
-  for (const [name, value] of [
-    ['instance', instanceCores],
-    ['PostgreSQL', postgresCores],
-  ] as const) {
-    if (!(value > 0)) throw new Error(`${name} quota ${value} cores: must be above 0`);
-    if (Math.round(value * periodUs) < MIN_US)
-      throw new Error(`${name} quota ${value} cores × ${periodUs} µs is under the kernel's 1 ms minimum`);
-  }
-  if (!(loaderCores >= 0)) throw new Error(`room for the load generator ${loaderCores} cores: must be 0 or more`);
-  const needed = maxInstances * instanceCores + postgresCores + loaderCores;
+}
+
+/** A group's `cores` as its `cpu.cfs_quota_us`; refused at 0 or under the kernel's minimum. */
+function quotaUsOf(name: string, cores: number, periodUs: number): number {
+  if (!(cores > 0)) throw new Error(`${name} quota ${cores} cores: must be above 0`);
+  const quotaUs = Math.round(cores * periodUs);
+  if (quotaUs < MIN_US)
+    throw new Error(`${name} quota ${cores} cores × ${periodUs} µs is under the kernel's 1 ms minimum`);
+  return quotaUs;
+}
+
+/**
+ * Refuses shares of the machine (`text`: how the message names one) that add up to more than
+ * its cores: each group would then not have "a machine of its own".
+ */
+function checkFits(parts: { text: string; cores: number }[], cores: number): void {
+  const needed = parts.reduce((sum, part) => sum + part.cores, 0);
   // A little tolerance: 3 × 0.3 + 0.8 + 0.3 is 2.0000000000000004 in floating point.
   if (needed > cores + 1e-9)
     throw new Error(
-      `${maxInstances} × ${instanceCores} (instances) + ${postgresCores} (PostgreSQL) + ${loaderCores} (load generator) ` +
-        `= ${needed.toFixed(2)} cores: more than the machine's ${cores}`,
+      `${parts.map((part) => part.text).join(' + ')} = ${needed.toFixed(2)} cores: more than the machine's ${cores}`,
     );
+}
+
+/**
+ * The quotas in µs per period; refuses a plan whose quotas and the load generator's room
+ * do not fit in the machine's cores.
+ */
+export function planQuotas(request: QuotaRequest): QuotaPlan {
+  const { cores, maxInstances, instanceCores, postgresCores, loaderCores, periodUs } = request;
+  checkPeriod(periodUs);
+  const instanceQuotaUs = quotaUsOf('instance', instanceCores, periodUs);
+  const postgresQuotaUs = quotaUsOf('PostgreSQL', postgresCores, periodUs);
+  if (!(loaderCores >= 0)) throw new Error(`room for the load generator ${loaderCores} cores: must be 0 or more`);
+  checkFits(
+    [
+      { text: `${maxInstances} × ${instanceCores} (instances)`, cores: maxInstances * instanceCores },
+      { text: `${postgresCores} (PostgreSQL)`, cores: postgresCores },
+      { text: `${loaderCores} (load generator)`, cores: loaderCores },
+    ],
+    cores,
+  );
   return {
     ...request,
-    instanceQuotaUs: Math.round(instanceCores * periodUs),
-    postgresQuotaUs: Math.round(postgresCores * periodUs),
+    instanceQuotaUs,
+    postgresQuotaUs,
     loaderQuotaUs: Math.round((cores - maxInstances * instanceCores - postgresCores) * periodUs),
   };
+}
+
+/** The machines of `npm run bench:wallet -- --machines`, in cores: the game server, the operator's wallet, the load generator. */
+export interface WalletQuotaRequest {
+  cores: number;
+  periodUs: number;
+  gameCores: number;
+  walletCores: number;
+  loaderCores: number;
+}
+
+export interface WalletQuotaPlan extends WalletQuotaRequest {
+  gameQuotaUs: number;
+  walletQuotaUs: number;
+  loaderQuotaUs: number;
+}
+
+/** Each group's quota in µs per period; refuses quotas that do not fit in the machine's cores. */
+export function planWalletQuotas(request: WalletQuotaRequest): WalletQuotaPlan {
+  const { cores, periodUs, gameCores, walletCores, loaderCores } = request;
+  checkPeriod(periodUs);
+  const plan = {
+    ...request,
+    gameQuotaUs: quotaUsOf('game server', gameCores, periodUs),
+    walletQuotaUs: quotaUsOf('wallet', walletCores, periodUs),
+    loaderQuotaUs: quotaUsOf('load generator', loaderCores, periodUs),
+  };
+  checkFits(
+    [
+      { text: `${gameCores} (game server)`, cores: gameCores },
+      { text: `${walletCores} (wallet)`, cores: walletCores },
+      { text: `${loaderCores} (load generator)`, cores: loaderCores },
+    ],
+    cores,
+  );
+  return plan;
+}
+
+/** One line for the output and BENCHMARKS.md. */
+export function describeWalletPlan(plan: WalletQuotaPlan): string {
+  const used = plan.gameCores + plan.walletCores + plan.loaderCores;
+  return (
+    `the game server ${plan.gameCores} core (${plan.gameQuotaUs} µs per ${plan.periodUs} µs period), ` +
+    `the wallet ${plan.walletCores} core (${plan.walletQuotaUs} µs), ` +
+    `the load generator ${plan.loaderCores} core (${plan.loaderQuotaUs} µs): ${round2(used)} of ${plan.cores} cores`
+  );
 }
 
 /** One line for the output and BENCHMARKS.md. */
