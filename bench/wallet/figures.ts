@@ -12,7 +12,7 @@ export const ADDED_LATENCY_MS = 5;
 /** What each mode is, for BENCHMARKS.md. */
 export const MODES_EXPLAINED =
   '« embedded »: demo plays on the game’s own ledger; « wallet »: a portal player’s plays (bet, sale, win: ' +
-  `two wallet calls and three commits per play); « wallet + ${ADDED_LATENCY_MS} ms »: ${ADDED_LATENCY_MS} ms added to ` +
+  `two wallet calls per play, the game’s writes riding its group commits); « wallet + ${ADDED_LATENCY_MS} ms »: ${ADDED_LATENCY_MS} ms added to ` +
   'every wallet call; « control: wallet alone »: bets sent straight to the reference wallet (signed, no game server): ' +
   'its own pace, in calls/s — a wallet play needs two calls.';
 
