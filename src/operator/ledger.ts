@@ -16,12 +16,14 @@ import {
 
 /**
  * The reference operator wallet's books, in one SQLite file: accounts, the transaction log,
- * every answered request (idempotency) and the state of every bet. Each call is one
- * immediate transaction. The file runs in WAL mode with `synchronous = NORMAL` and its WAL
- * is fsynced off the event loop, one fsync for every commit made before it (group commit):
- * the server sends no answer before `durable()` resolves, so whatever a caller has seen is
- * on disk — what `synchronous = FULL` gives, without one fsync per call in a row. Balances
- * can never go below zero (checked, and a CHECK constraint besides).
+ * every answered request (idempotency) and the state of every bet. The contract's calls that
+ * arrive together are handled in one immediate transaction, each in a savepoint of its own
+ * (`handleBatch`); an administration call is one transaction. The file runs in WAL mode
+ * with `synchronous = NORMAL` and its WAL is fsynced off the event loop, one fsync for every
+ * commit made before it (group commit): the server sends no answer before `durable()`
+ * resolves, so whatever a caller has seen is on disk — what `synchronous = FULL` gives,
+ * without one fsync per call in a row. Balances can never go below zero (checked, and a
+ * CHECK constraint besides).
  */
 
 export interface Account {
@@ -49,6 +51,13 @@ export type ForcedRefusal = (typeof FORCED_REFUSALS)[number];
  */
 export type Handled =
   { kind: 'answer'; raw: string; replayed: boolean } | { kind: 'conflict'; raw: string; reason: string };
+
+/** One contract call to handle; `refuse` (fault mode) makes a new bet answer that refusal instead of being taken. */
+export interface CallItem<C extends WalletCall = WalletCall> {
+  call: C;
+  request: WalletRequests[C];
+  refuse?: ForcedRefusal;
+}
 
 export type AdminResult<T> = { ok: true; value: T } | { ok: false; status: string; reason: string };
 
@@ -177,6 +186,8 @@ export class WalletLedger {
 
   private readonly wal: WalSync;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Runs its argument in a transaction, or in a savepoint when one is open already (made once: making one costs). */
+  private readonly transaction: Database.Transaction<(work: () => unknown) => unknown>;
 
   private constructor(
     private readonly db: Database.Database,
@@ -185,6 +196,7 @@ export class WalletLedger {
   ) {
     this.now = options.now ?? (() => new Date());
     this.wal = new WalSync(`${file}-wal`);
+    this.transaction = db.transaction((work) => work());
   }
 
   /** A statement prepared once per text (preparing costs more than running these small ones). */
@@ -202,10 +214,18 @@ export class WalletLedger {
     return this.wal.durable();
   }
 
+  /**
+   * Runs `work` when the running WAL fsync ends: a commit made meanwhile would wait for the
+   * next fsync anyway, so calls gathered until then share one transaction and one fsync.
+   */
+  whenSynced(work: () => void): void {
+    this.wal.whenSynced(work);
+  }
+
   /** Runs `work` in one immediate transaction, counted for the next WAL fsync. */
   private write<T>(work: () => T): T {
     try {
-      return this.db.transaction(work).immediate();
+      return this.transaction.immediate(work) as T;
     } finally {
       // Counted even when nothing was written: an fsync too many costs little, one too few an answer.
       this.wal.committed();
@@ -221,6 +241,12 @@ export class WalletLedger {
     // once, and no answer leaves before that (durable()), so an acknowledged bet survives a crash.
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    // Each call of a batch runs in a savepoint, whose undo copies of pages stay in memory
+    // rather than in a temporary file written page by page.
+    db.pragma('temp_store = MEMORY');
+    // A checkpoint (run by the commit that crosses this many WAL pages) copies each page once
+    // however often it changed since the last: fewer, larger ones copy less per call.
+    db.pragma('wal_autocheckpoint = 10000');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
       db.close();
@@ -243,37 +269,52 @@ export class WalletLedger {
   // ---- the contract's calls -------------------------------------------------------------
 
   /**
-   * One call of the contract, in one transaction. `refuse` (fault mode) makes a new bet
-   * answer that refusal instead of being taken; a stored answer is never changed by it.
+   * Calls of the contract, in order, in one transaction: one commit and one WAL fsync for
+   * all. Each runs in a savepoint of its own, so one that fails (its Error in its place)
+   * is undone alone and the others stand. If the transaction itself fails, this throws and
+   * nothing of the batch is kept. A stored answer is never changed by a forced refusal.
    */
-  handle<C extends WalletCall>(call: C, request: WalletRequests[C], refuse?: ForcedRefusal): Handled {
+  handleBatch(items: readonly CallItem[]): (Handled | Error)[] {
+    return this.write(() =>
+      items.map((item) => {
+        try {
+          // Inside the batch's transaction: a savepoint.
+          return this.transaction(() => this.handleOne(item)) as Handled;
+        } catch (error) {
+          // SQLite may have ended the whole transaction (disk full, I/O error): then nothing holds.
+          if (!this.db.inTransaction) throw error;
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      }),
+    );
+  }
+
+  private handleOne({ call, request, refuse }: CallItem): Handled {
     const body = JSON.stringify(canonicalRequest(call, request));
-    return this.write((): Handled => {
-      const seen = this.prepare<[string], { call: string; body: string; answer: string }>(
-        'SELECT call, body, answer FROM requests WHERE request_id = ?',
-      ).get(request.requestId);
-      if (seen) {
-        if (seen.call === call && seen.body === body) return { kind: 'answer', raw: seen.answer, replayed: true };
-        return { kind: 'answer', raw: JSON.stringify({ status: 'REQUEST_ID_REUSED' }), replayed: false };
-      }
-      const outcome = this.decide(call, request, refuse);
-      if ('conflict' in outcome) {
-        return {
-          kind: 'conflict',
-          reason: outcome.conflict,
-          raw: JSON.stringify({ status: 'CONFLICT', reason: outcome.conflict }),
-        };
-      }
-      const raw = JSON.stringify(outcome.answer);
-      this.prepare('INSERT INTO requests (request_id, call, body, answer, created_at) VALUES (?, ?, ?, ?, ?)').run(
-        request.requestId,
-        call,
-        body,
-        raw,
-        this.now().toISOString(),
-      );
-      return { kind: 'answer', raw, replayed: false };
-    });
+    const seen = this.prepare<[string], { call: string; body: string; answer: string }>(
+      'SELECT call, body, answer FROM requests WHERE request_id = ?',
+    ).get(request.requestId);
+    if (seen) {
+      if (seen.call === call && seen.body === body) return { kind: 'answer', raw: seen.answer, replayed: true };
+      return { kind: 'answer', raw: JSON.stringify({ status: 'REQUEST_ID_REUSED' }), replayed: false };
+    }
+    const outcome = this.decide(call, request, refuse);
+    if ('conflict' in outcome) {
+      return {
+        kind: 'conflict',
+        reason: outcome.conflict,
+        raw: JSON.stringify({ status: 'CONFLICT', reason: outcome.conflict }),
+      };
+    }
+    const raw = JSON.stringify(outcome.answer);
+    this.prepare('INSERT INTO requests (request_id, call, body, answer, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      request.requestId,
+      call,
+      body,
+      raw,
+      this.now().toISOString(),
+    );
+    return { kind: 'answer', raw, replayed: false };
   }
 
   private decide(

@@ -11,6 +11,7 @@ import {
   MAX_AMOUNT_CENTS,
   type WalletCall,
 } from '../wallet/index.ts';
+import { CallQueue } from './callQueue.ts';
 import { loadFaultSettings, WalletConfigError } from './config.ts';
 import { FaultPlan, NO_FAULTS, type FaultSettings } from './faults.ts';
 import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT, type AdminResult, type WalletLedger } from './ledger.ts';
@@ -96,6 +97,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
   const { ledger, secret } = options;
   const log = options.log ?? (() => {});
   let plan = new FaultPlan(options.faults ?? NO_FAULTS);
+  const calls = new CallQueue(ledger);
   const inFlight = new Set<Promise<void>>();
 
   async function send(response: http.ServerResponse, status: number, raw: string): Promise<void> {
@@ -154,8 +156,10 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       response.end('fault mode: failed before doing anything');
       return;
     }
-    let handled = ledger.handle(call, checked.value, fault.refuse ?? undefined);
-    if (fault.duplicate) handled = ledger.handle(call, checked.value, fault.refuse ?? undefined);
+    const item = { call, request: checked.value, refuse: fault.refuse ?? undefined };
+    const first = calls.handle(item);
+    // A duplicated delivery: the same call again, right behind it (in the same batch), answered from what it stored.
+    const handled = fault.duplicate ? (await Promise.all([first, calls.handle(item)]))[1] : await first;
     if (fault.lostAnswer) {
       // Done and committed; the answer is lost on the way.
       response.socket?.destroy();
@@ -262,9 +266,9 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
 
   async function route(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const target = request.url ?? '/';
-    const url = new URL(target, 'http://wallet.invalid');
-    const path = url.pathname;
     if (request.method === 'GET') {
+      const url = new URL(target, 'http://wallet.invalid');
+      const path = url.pathname;
       if (path === '/health') return sendJson(response, 200, { status: 'OK' });
       if (!verifySignature(secret, target, request.headers[SIGNATURE_HEADER_LOWER])) {
         return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
@@ -284,6 +288,8 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       return sendJson(response, 404, { status: 'NOT_FOUND', reason: `no GET ${path}` });
     }
     if (request.method !== 'POST') return sendJson(response, 405, { status: 'METHOD_NOT_ALLOWED' });
+    // A POST's query, if any, means nothing: its path alone, without building a URL for every call.
+    const path = target.split('?', 1)[0]!;
     let raw: Buffer;
     try {
       raw = await readBody(request);
