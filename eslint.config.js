@@ -206,8 +206,8 @@ export default tseslint.config(
   ),
   layer(
     ['src/durability/**'],
-    ['../**', 'fastify', '@fastify/*', 'better-sqlite3', 'pg', 'pixi.js', 'gsap', 'howler'],
-    'src/durability (group fsync of a SQLite WAL) is shared by the game’s SQLite store and the reference wallet: it imports only Node.',
+    ['../**', 'fastify', '@fastify/*', 'pg', 'pixi.js', 'gsap', 'howler'],
+    'src/durability (group fsync and checkpoints of a SQLite WAL) is shared by the game’s SQLite store and the reference wallet: it imports only Node and better-sqlite3.',
   ),
   layer(
     ['src/operator/**'],

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { WalCheckpointer } from '../durability/walCheckpointer.ts';
 import { WalSync } from '../durability/walSync.ts';
 import {
   canonicalRequest,
@@ -179,12 +180,15 @@ function utcDay(now: Date): { start: string; end: string } {
 export interface LedgerOptions {
   /** The clock (tests move it to cross a day or a statement period). */
   now?: () => Date;
+  /** Checkpoint the WAL from a worker thread (the serving wallet) rather than inside its commits. */
+  checkpointInWorker?: boolean;
 }
 
 export class WalletLedger {
   private readonly now: () => Date;
 
   private readonly wal: WalSync;
+  private readonly checkpointer: WalCheckpointer | null;
   private readonly statements = new Map<string, Database.Statement>();
   /** Runs its argument in a transaction, or in a savepoint when one is open already (made once: making one costs). */
   private readonly transaction: Database.Transaction<(work: () => unknown) => unknown>;
@@ -196,6 +200,7 @@ export class WalletLedger {
   ) {
     this.now = options.now ?? (() => new Date());
     this.wal = new WalSync(`${file}-wal`);
+    this.checkpointer = options.checkpointInWorker ? new WalCheckpointer(file) : null;
     this.transaction = db.transaction((work) => work());
   }
 
@@ -244,8 +249,9 @@ export class WalletLedger {
     // Each call of a batch runs in a savepoint, whose undo copies of pages stay in memory
     // rather than in a temporary file written page by page.
     db.pragma('temp_store = MEMORY');
-    // A checkpoint (run by the commit that crosses this many WAL pages) copies each page once
-    // however often it changed since the last: fewer, larger ones copy less per call.
+    // The serving wallet checkpoints from a worker thread (checkpointInWorker); the commit that
+    // crosses 10,000 WAL pages (a command, or a worker that stopped) does it inline, copying
+    // each page once however often it changed since the last.
     db.pragma('wal_autocheckpoint = 10000');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
@@ -261,9 +267,17 @@ export class WalletLedger {
     return new WalletLedger(db, file, options);
   }
 
-  close(): void {
-    this.wal.close();
-    this.db.close();
+  /** Closes the books; with a checkpoint worker, once it has stopped (it is stopped first). */
+  close(): Promise<void> {
+    const closeNow = () => {
+      this.wal.close();
+      this.db.close();
+    };
+    if (this.checkpointer === null) {
+      closeNow();
+      return Promise.resolve();
+    }
+    return this.checkpointer.stop().then(closeNow);
   }
 
   // ---- the contract's calls -------------------------------------------------------------

@@ -11,7 +11,7 @@ import { startWalletServer } from './server.ts';
 
 async function serve(): Promise<void> {
   const config = loadWalletConfig();
-  const ledger = WalletLedger.open(config.dbFile);
+  const ledger = WalletLedger.open(config.dbFile, { checkpointInWorker: true });
   const server = await startWalletServer({
     ledger,
     secret: config.secret,
@@ -23,10 +23,10 @@ async function serve(): Promise<void> {
   if (isActive(config.faults)) console.log(`wallet: FAULT MODE ${JSON.stringify(config.faults)}`);
   console.log(`wallet serving on ${server.url} (database ${config.dbFile})`);
   const stop = () => {
-    void server.close().then(() => {
-      ledger.close();
-      process.exit(0);
-    });
+    void server
+      .close()
+      .then(() => ledger.close())
+      .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -43,7 +43,7 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const library = options.library ?? new BlockLibrary();
-  const store = await openStore(config, library);
+  const store = await openStore(config, library, { checkpointInWorker: true });
   try {
     await options.prepare?.(store);
     if ((await store.listBlocks()).length === 0) {

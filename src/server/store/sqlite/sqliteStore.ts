@@ -32,6 +32,7 @@ import {
 } from '../walletRows.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { migrate } from './migrations.ts';
+import { WalCheckpointer } from '../../../durability/walCheckpointer.ts';
 import { WalSync } from '../../../durability/walSync.ts';
 
 /** The values of one INSERT INTO plays, in column order (launched and finished keep their defaults). */
@@ -54,6 +55,11 @@ type PlayInsert = [
 ];
 
 export const SQLITE_FILE_NAME = 'spincake.sqlite';
+
+export interface SqliteStoreOptions {
+  /** Checkpoint the WAL from a worker thread (a serving process) rather than inside its commits. */
+  checkpointInWorker?: boolean;
+}
 
 /** A write that rides the next group commit: it runs inside the batch's transaction and fails alone. */
 interface QueuedWrite extends Waiting<unknown> {
@@ -87,6 +93,7 @@ export class SqliteStore extends WalletBooks implements Store {
   private readonly units: UnitSource;
   private readonly s;
   private readonly wal: WalSync;
+  private readonly checkpointer: WalCheckpointer | null;
   /** Transaction functions, made once: better-sqlite3 builds a wrapper per call otherwise. */
   private readonly commitBatch: (writes: readonly QueuedWrite[], requests: BuyRequest[]) => Committed;
   /** Statements run together inside the batch's transaction: a savepoint, both or neither. */
@@ -96,12 +103,12 @@ export class SqliteStore extends WalletBooks implements Store {
   protected readonly unfinished = 'finished = 0';
   protected readonly skipLocked = '';
 
-  static open(dataDir: string, units: UnitSource): SqliteStore {
+  static open(dataDir: string, units: UnitSource, options: SqliteStoreOptions = {}): SqliteStore {
     fs.mkdirSync(dataDir, { recursive: true });
-    return new SqliteStore(path.join(dataDir, SQLITE_FILE_NAME), units);
+    return new SqliteStore(path.join(dataDir, SQLITE_FILE_NAME), units, options);
   }
 
-  constructor(file: string, units: UnitSource) {
+  constructor(file: string, units: UnitSource, options: SqliteStoreOptions = {}) {
     super();
     this.units = units;
     this.db = new Database(file);
@@ -114,9 +121,10 @@ export class SqliteStore extends WalletBooks implements Store {
     this.db.pragma('busy_timeout = 5000');
     // The undo copies of a batch's savepoints and statements stay in memory instead of a temporary file.
     this.db.pragma('temp_store = MEMORY');
-    // A checkpoint (run inside a commit, with an fsync of the database) every 10,000 WAL pages
-    // instead of 1,000: pages a batch rewrites (cursors, balances, index roots) are copied once.
+    // A server checkpoints from a worker thread; the commit that crosses 10,000 WAL pages (a
+    // short-lived command, or a worker that stopped) does it inline, copying each page once.
     this.db.pragma('wal_autocheckpoint = 10000');
+    this.checkpointer = options.checkpointInWorker ? new WalCheckpointer(file) : null;
     migrate(this.db);
     this.wal.committed();
     const db = this.db;
@@ -230,6 +238,7 @@ export class SqliteStore extends WalletBooks implements Store {
     // Let queued plays and writes commit first: their clients may already be waiting.
     while (this.pending.length > 0 || this.queued.length > 0) this.flush();
     await this.wal.durable().catch(() => {});
+    await this.checkpointer?.stop();
     this.wal.close();
     this.db.close();
   }
