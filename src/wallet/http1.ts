@@ -203,7 +203,12 @@ function originOf(url: URL): { key: string; host: string; port: number; secure: 
 
 function takeIdle(key: string): net.Socket | null {
   const list = idle.get(key);
-  const socket = list?.pop() ?? null;
+  let socket = list?.pop() ?? null;
+  // One the wallet has half-closed, whose close is not handled yet, would fail the call.
+  while (socket !== null && (socket.destroyed || !socket.writable || socket.readableEnded)) {
+    socket.destroy();
+    socket = list?.pop() ?? null;
+  }
   if (list?.length === 0) idle.delete(key);
   if (socket === null) return null;
   socket.removeAllListeners('data').removeAllListeners('close').removeAllListeners('error');
