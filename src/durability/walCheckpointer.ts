@@ -83,6 +83,8 @@ export class WalCheckpointer {
 
   /** Stops the timer and closes the worker's connection: before the serving connection closes. */
   stop(): Promise<void> {
+    // Held from now on: a process with nothing else to do would otherwise end before the worker.
+    this.worker.ref();
     this.worker.postMessage({ kind: 'stop' });
     return this.exited;
   }
