@@ -7,8 +7,9 @@ import { auditLedger } from '../ledgerAudit.ts';
 import { seededRandom } from '../seededRandom.ts';
 import { testLibrary } from '../testing/blockCache.ts';
 import { addTestBlocks } from '../testing/harness.ts';
+import { newWalletBet, walletBuyRequest } from '../testing/walletBets.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';
-import type { BuyRequest, BuyResult, NewWalletBet, Store } from './types.ts';
+import type { BuyRequest, BuyResult, Store } from './types.ts';
 
 /**
  * The Store contract, run against every store: SQLite (the reference) and PostgreSQL
@@ -32,40 +33,16 @@ function ok(result: BuyResult) {
 
 const PORTAL = 'portal-alice';
 
-function walletBet(playId: string = randomUUID(), playerId = PORTAL): NewWalletBet {
-  const now = new Date();
-  return {
-    requestId: randomUUID(),
-    playId,
-    playerId,
-    walletPlayerId: 'alice',
-    stakeCents: 100,
-    createdAt: now.toISOString(),
-    deadlineAt: new Date(now.getTime() + 60_000).toISOString(),
-  };
-}
+const walletBet = (playId: string = randomUUID(), playerId = PORTAL) =>
+  newWalletBet({ playerId, playId, deadlineMs: 60_000 });
 
 /** A wallet play sold on a recorded bet; its win is owed under the returned requestId. */
 async function walletSale(store: Store): Promise<string> {
   const bet = walletBet();
   expect(await store.recordWalletBet(bet)).toEqual({ recorded: true });
-  const settlementRequestId = randomUUID();
-  const sold = await store.buyPlay({
-    playerId: bet.playerId,
-    playId: bet.playId,
-    stakeCents: bet.stakeCents,
-    salesOpen: true,
-    now: new Date(),
-    wallet: {
-      betRequestId: bet.requestId,
-      walletPlayerId: bet.walletPlayerId,
-      betBalanceCents: 5000,
-      settlementRequestId,
-      heldUntil: new Date(Date.now() + 60_000),
-    },
-  });
-  ok(sold);
-  return settlementRequestId;
+  const request = walletBuyRequest(bet, 5000);
+  ok(await store.buyPlay(request));
+  return request.wallet!.settlementRequestId;
 }
 
 async function expectLedgerOk(store: Store) {

@@ -6,6 +6,7 @@ import { auditLedger } from '../ledgerAudit.ts';
 import { testLibrary } from '../testing/blockCache.ts';
 import { addTestBlocks } from '../testing/harness.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';
+import { newWalletBet, walletBuyRequest } from '../testing/walletBets.ts';
 import type { BuyRequest, NewWalletBet, Store } from './types.ts';
 
 /**
@@ -24,36 +25,10 @@ beforeAll(async () => {
 const PLAYER = 'portal-alice';
 const later = (ms: number) => new Date(Date.now() + ms);
 
-function newBet(playId: string = randomUUID(), stakeCents: StakeCents = 100, deadlineMs = 5000): NewWalletBet {
-  const now = new Date();
-  return {
-    requestId: randomUUID(),
-    playId,
-    playerId: PLAYER,
-    walletPlayerId: 'alice',
-    stakeCents,
-    createdAt: now.toISOString(),
-    deadlineAt: new Date(now.getTime() + deadlineMs).toISOString(),
-  };
-}
+const newBet = (playId: string = randomUUID(), stakeCents: StakeCents = 100, deadlineMs = 5000) =>
+  newWalletBet({ playerId: PLAYER, playId, stakeCents, deadlineMs });
 
-function walletBuy(bet: NewWalletBet, more: Partial<BuyRequest> = {}): BuyRequest {
-  return {
-    playerId: bet.playerId,
-    playId: bet.playId,
-    stakeCents: bet.stakeCents,
-    salesOpen: true,
-    now: new Date(),
-    wallet: {
-      betRequestId: bet.requestId,
-      walletPlayerId: bet.walletPlayerId,
-      betBalanceCents: 4900,
-      settlementRequestId: randomUUID(),
-      heldUntil: later(60_000),
-    },
-    ...more,
-  };
-}
+const walletBuy = (bet: NewWalletBet, more: Partial<BuyRequest> = {}) => walletBuyRequest(bet, 4900, more);
 
 describe.each(kinds)('$name store: wallet books', (kind) => {
   let opened: OpenedStore;
