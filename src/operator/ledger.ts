@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { WalCheckpointer } from '../durability/walCheckpointer.ts';
-import { WalSync } from '../durability/walSync.ts';
+import { WalDatabase, type WalDatabaseOptions } from '../durability/walDatabase.ts';
+import type { WalSync } from '../durability/walSync.ts';
 import {
   canonicalRequest,
   type BalanceRequest,
@@ -177,31 +177,28 @@ function utcDay(now: Date): { start: string; end: string } {
   return { start: start.toISOString(), end: new Date(start.getTime() + 86_400_000).toISOString() };
 }
 
-export interface LedgerOptions {
+export interface LedgerOptions extends WalDatabaseOptions {
   /** The clock (tests move it to cross a day or a statement period). */
   now?: () => Date;
-  /** Checkpoint the WAL from a worker thread (the serving wallet) rather than inside its commits. */
-  checkpointInWorker?: boolean;
 }
 
 export class WalletLedger {
   private readonly now: () => Date;
 
+  private readonly db: Database.Database;
   private readonly wal: WalSync;
-  private readonly checkpointer: WalCheckpointer | null;
   private readonly statements = new Map<string, Database.Statement>();
   /** Runs its argument in a transaction, or in a savepoint when one is open already (made once: making one costs). */
   private readonly transaction: Database.Transaction<(work: () => unknown) => unknown>;
 
   private constructor(
-    private readonly db: Database.Database,
-    file: string,
+    private readonly files: WalDatabase,
     options: LedgerOptions,
   ) {
+    this.db = files.db;
+    this.wal = files.wal;
     this.now = options.now ?? (() => new Date());
-    this.wal = new WalSync(`${file}-wal`);
-    this.checkpointer = options.checkpointInWorker ? new WalCheckpointer(file) : null;
-    this.transaction = db.transaction((work) => work());
+    this.transaction = this.db.transaction((work) => work());
   }
 
   /** A statement prepared once per text (preparing costs more than running these small ones). */
@@ -240,22 +237,11 @@ export class WalletLedger {
   /** Opens (creating if needed) the wallet's SQLite file. */
   static open(file: string, options: LedgerOptions = {}): WalletLedger {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    // NORMAL: a commit does not wait for the disk; WalSync fsyncs the WAL for many commits at
-    // once, and no answer leaves before that (durable()), so an acknowledged bet survives a crash.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    // Each call of a batch runs in a savepoint, whose undo copies of pages stay in memory
-    // rather than in a temporary file written page by page.
-    db.pragma('temp_store = MEMORY');
-    // The serving wallet checkpoints from a worker thread (checkpointInWorker); the commit that
-    // crosses 10,000 WAL pages (a command, or a worker that stopped) does it inline, copying
-    // each page once however often it changed since the last.
-    db.pragma('wal_autocheckpoint = 10000');
+    const files = new WalDatabase(file, options);
+    const db = files.db;
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
-      db.close();
+      void files.close();
       throw new Error(`${file} was made by a newer wallet (schema ${version}, this one knows ${SCHEMA_VERSION})`);
     }
     if (version === 0) {
@@ -264,20 +250,12 @@ export class WalletLedger {
         db.pragma(`user_version = ${SCHEMA_VERSION}`);
       }).immediate();
     }
-    return new WalletLedger(db, file, options);
+    return new WalletLedger(files, options);
   }
 
-  /** Closes the books; with a checkpoint worker, once it has stopped (it is stopped first). */
+  /** Closes the books; with a checkpoint worker, once it has stopped. */
   close(): Promise<void> {
-    const closeNow = () => {
-      this.wal.close();
-      this.db.close();
-    };
-    if (this.checkpointer === null) {
-      closeNow();
-      return Promise.resolve();
-    }
-    return this.checkpointer.stop().then(closeNow);
+    return this.files.close();
   }
 
   // ---- the contract's calls -------------------------------------------------------------

@@ -32,8 +32,8 @@ import {
 } from '../walletRows.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { migrate } from './migrations.ts';
-import { WalCheckpointer } from '../../../durability/walCheckpointer.ts';
-import { WalSync } from '../../../durability/walSync.ts';
+import { WalDatabase, type WalDatabaseOptions } from '../../../durability/walDatabase.ts';
+import type { WalSync } from '../../../durability/walSync.ts';
 
 /** The values of one INSERT INTO plays, in column order (launched and finished keep their defaults). */
 type PlayInsert = [
@@ -56,10 +56,7 @@ type PlayInsert = [
 
 export const SQLITE_FILE_NAME = 'spincake.sqlite';
 
-export interface SqliteStoreOptions {
-  /** Checkpoint the WAL from a worker thread (a serving process) rather than inside its commits. */
-  checkpointInWorker?: boolean;
-}
+export type SqliteStoreOptions = WalDatabaseOptions;
 
 /** A write that rides the next group commit: it runs inside the batch's transaction and fails alone. */
 interface QueuedWrite extends Waiting<unknown> {
@@ -93,7 +90,8 @@ export class SqliteStore extends WalletBooks implements Store {
   private readonly units: UnitSource;
   private readonly s;
   private readonly wal: WalSync;
-  private readonly checkpointer: WalCheckpointer | null;
+  /** The connection, its WAL fsyncs and checkpoints. */
+  private readonly files: WalDatabase;
   /** Transaction functions, made once: better-sqlite3 builds a wrapper per call otherwise. */
   private readonly commitBatch: (writes: readonly QueuedWrite[], requests: BuyRequest[]) => Committed;
   /** Statements run together inside the batch's transaction: a savepoint, both or neither. */
@@ -111,20 +109,10 @@ export class SqliteStore extends WalletBooks implements Store {
   constructor(file: string, units: UnitSource, options: SqliteStoreOptions = {}) {
     super();
     this.units = units;
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // NORMAL: commits do not wait for the disk here; WalSync fsyncs the WAL off the event
-    // loop, and no call resolves before what it wrote or read is on disk.
-    this.db.pragma('synchronous = NORMAL');
-    this.wal = new WalSync(`${file}-wal`);
+    this.files = new WalDatabase(file, options);
+    this.db = this.files.db;
+    this.wal = this.files.wal;
     this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    // The undo copies of a batch's savepoints and statements stay in memory instead of a temporary file.
-    this.db.pragma('temp_store = MEMORY');
-    // A server checkpoints from a worker thread; the commit that crosses 10,000 WAL pages (a
-    // short-lived command, or a worker that stopped) does it inline, copying each page once.
-    this.db.pragma('wal_autocheckpoint = 10000');
-    this.checkpointer = options.checkpointInWorker ? new WalCheckpointer(file) : null;
     migrate(this.db);
     this.wal.committed();
     const db = this.db;
@@ -238,9 +226,7 @@ export class SqliteStore extends WalletBooks implements Store {
     // Let queued plays and writes commit first: their clients may already be waiting.
     while (this.pending.length > 0 || this.queued.length > 0) this.flush();
     await this.wal.durable().catch(() => {});
-    await this.checkpointer?.stop();
-    this.wal.close();
-    this.db.close();
+    await this.files.close();
   }
 
   async sessionKey(): Promise<Buffer> {
