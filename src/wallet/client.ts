@@ -31,8 +31,21 @@ export interface CallOptions {
 /** A request body that breaks the contract: a bug of the caller, and nothing was sent. */
 export class WalletRequestError extends Error {}
 
-function endpoint(baseUrl: string, pathAndQuery: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}${pathAndQuery}`;
+function endpoint(baseUrl: string, pathAndQuery: string): URL {
+  return new URL(`${baseUrl.replace(/\/+$/, '')}${pathAndQuery}`);
+}
+
+/** The contract calls' URLs, parsed once per wallet: two calls a play would parse them again. */
+const callUrls = new Map<string, URL>();
+
+function callEndpoint(baseUrl: string, call: WalletCall): URL {
+  const key = `${call} ${baseUrl}`;
+  let url = callUrls.get(key);
+  if (!url) {
+    if (callUrls.size >= 64) callUrls.clear();
+    callUrls.set(key, (url = endpoint(baseUrl, `/${call}`)));
+  }
+  return url;
 }
 
 function describe(error: unknown, timeoutMs: number): string {
@@ -48,7 +61,7 @@ type Raw = { ok: true; text: string } | { ok: false; reason: string };
 
 /** Sends one signed request; the raw answer text only if it is HTTP 200 and signed by `secret`. */
 async function exchange(
-  url: string,
+  url: URL,
   secret: string,
   init: { method: 'GET' | 'POST'; signed: string; body?: string },
   timeoutMs: number,
@@ -57,7 +70,7 @@ async function exchange(
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   let received: Http1Answer;
   try {
-    received = await http1Request(new URL(url), { method: init.method, headers, body: init.body, timeoutMs });
+    received = await http1Request(url, { method: init.method, headers, body: init.body, timeoutMs });
   } catch (error) {
     return { ok: false, reason: describe(error, timeoutMs) };
   }
@@ -96,7 +109,7 @@ export async function callWallet<C extends WalletCall>(
   const raw = JSON.stringify(canonicalRequest(call, checked.value));
   const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
   const exchanged = await exchange(
-    endpoint(url, `/${call}`),
+    callEndpoint(url, call),
     secret,
     { method: 'POST', signed: raw, body: raw },
     timeoutMs,

@@ -12,6 +12,15 @@ describe('wallet signatures', () => {
     expect(signBody(SECRET, Buffer.from('{"a":1}'))).toBe(signBody(SECRET, '{"a":1}'));
   });
 
+  it('keep each secret’s key apart, past the keys kept (64)', () => {
+    const bodies = Array.from({ length: 70 }, (_, i) => signBody(`${SECRET}-${i}`, 'body'));
+    expect(new Set(bodies).size).toBe(70);
+    expect(signBody('Jefe', 'what do ya want for nothing?')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
+    expect(signBody(`${SECRET}-3`, 'body')).toBe(bodies[3]);
+  });
+
   it('verify the exact bytes under the same secret, in one encoding only', () => {
     const body = '{"requestId":"r1","playerId":"p1"}';
     const signature = signBody(SECRET, body);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidV7 } from '../../common/uuidV7.ts';
 import type { StakeCents } from '../../rules/index.ts';
 import { callWallet } from '../../wallet/client.ts';
 import { WALLET_CURRENCY } from '../../wallet/contract.ts';
@@ -61,7 +61,7 @@ export class OperatorWallet {
       this.settings.url,
       this.settings.secret,
       'balance',
-      { requestId: randomUUID(), playerId: operatorPlayerId },
+      { requestId: uuidV7(), playerId: operatorPlayerId },
       { timeoutMs: this.settings.timeoutMs },
     );
     if (result.kind === 'answer' && result.body.status === 'OK') {
@@ -82,7 +82,7 @@ export class OperatorWallet {
     const { playerId, playId, stakeCents } = request;
     const created = new Date();
     const bet = {
-      requestId: randomUUID(),
+      requestId: uuidV7(),
       playId,
       playerId,
       walletPlayerId: request.operatorPlayerId,
@@ -110,7 +110,7 @@ export class OperatorWallet {
       return { ok: false, ...WALLET_UNAVAILABLE };
     }
 
-    const settlementRequestId = randomUUID();
+    const settlementRequestId = uuidV7();
     let result: BuyResult;
     try {
       result = await this.store.buyPlay({
@@ -220,7 +220,7 @@ export class OperatorWallet {
 
   /** Reverses a bet without a sale: the rollback is owed now and sent by the outbox. */
   private async cancel(betRequestId: string): Promise<void> {
-    await this.store.cancelWalletBet(betRequestId, randomUUID(), new Date(), new Date());
+    await this.store.cancelWalletBet(betRequestId, uuidV7(), new Date(), new Date());
     this.drainer.kick();
   }
 

@@ -111,6 +111,9 @@ describe('portal plays paid at the operator’s wallet', () => {
       .walletCalls(new Date(Date.now() - 60_000), new Date(Date.now() + 1000))
       .then((c) => c.bets.filter((b) => b.playId === playId));
     expect(bet).toMatchObject({ state: 'sold', requestId: lines[0]!.requestId });
+    // Time-ordered ids (UUIDv7), so that both sides' indexes on them grow at their end.
+    for (const t of lines)
+      expect(t.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     await expectAuditOk();
   });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Cents, StakeCents } from '../../../rules/index.ts';
+import { uuidV7 } from '../../../common/uuidV7.ts';
 import type { Launched } from '../../../contract/api.ts';
 import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending, Settled, Waiting } from '../batchPlan.ts';
 import { answerWhenDurable, blockWritesInOrder, emptyReads, planBatch, type OutboxInsert } from '../batchPlan.ts';
@@ -409,7 +410,7 @@ export class SqliteStore extends WalletBooks implements Store {
         .all(at);
       for (const row of stale) {
         this.s.setBetState.run('cancelled', at, row.request_id);
-        this.insertOutbox([rollbackOf(toWalletBet(row), randomUUID(), at, at)]);
+        this.insertOutbox([rollbackOf(toWalletBet(row), uuidV7(), at, at)]);
       }
       return stale.length;
     })();

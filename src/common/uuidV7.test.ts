@@ -1,27 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { newPlayId } from './playId.ts';
+import { uuidV7 } from './uuidV7.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe('newPlayId', () => {
+describe('uuidV7', () => {
   it('makes distinct version-7 UUIDs', () => {
-    const ids = new Set(Array.from({ length: 200 }, () => newPlayId()));
-    expect(ids.size).toBe(200);
+    // More than one pool of random bytes (256 ids a pool).
+    const ids = new Set(Array.from({ length: 1000 }, () => uuidV7()));
+    expect(ids.size).toBe(1000);
     for (const id of ids) expect(id).toMatch(V7);
   });
 
   it('starts with the time in milliseconds, so later ids sort later', () => {
     const at = Date.UTC(2026, 10, 30, 12, 0, 0, 123);
-    const id = newPlayId(at);
+    const id = uuidV7(at);
     expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(at);
-    const later = Array.from({ length: 50 }, (_, i) => newPlayId(at + 1 + i));
+    const later = Array.from({ length: 50 }, (_, i) => uuidV7(at + 1 + i));
     expect([...later].sort()).toEqual(later);
     for (const next of later) expect(next > id).toBe(true);
   });
 
   it('keeps 74 random bits after the version and variant', () => {
-    const zeros = newPlayId(0, (b) => b.fill(0));
-    const ones = newPlayId(0, (b) => b.fill(0xff));
+    const zeros = uuidV7(0, (b) => b.fill(0));
+    const ones = uuidV7(0, (b) => b.fill(0xff));
     expect(zeros).toBe('00000000-0000-7000-8000-000000000000');
     expect(ones).toBe('00000000-0000-7fff-bfff-ffffffffffff');
   });
