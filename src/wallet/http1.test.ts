@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AnswerParser, http1Request, NoAnswerInTime } from './http1.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AnswerParser, http1Request, IDLE_MS, NoAnswerInTime } from './http1.ts';
 
 /** Feeds `raw` in pieces of `step` bytes; the parser after the last one. */
 function parse(raw: string, step = raw.length): AnswerParser {
@@ -204,6 +204,23 @@ describe('http1Request', () => {
     const answer = await post('{}');
     expect(answer.status).toBe(200);
     expect(wallet.connections).toHaveLength(4);
+  });
+
+  it('ends a connection left idle for longer than IDLE_MS, and opens a fresh one for the next call', async () => {
+    wallet.respond = (socket) => ok(socket);
+    vi.useFakeTimers({ toFake: ['performance', 'setInterval', 'clearInterval'] });
+    try {
+      await post('{}');
+      await post('{}');
+      expect(wallet.connections).toHaveLength(1);
+      const closed = new Promise((resolve) => wallet.connections[0]!.once('close', resolve));
+      vi.advanceTimersByTime(IDLE_MS + 1000);
+      await closed;
+      await post('{}');
+      expect(wallet.connections).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fails a call whose answer does not come in time, a reset, and an answer past its end', async () => {
