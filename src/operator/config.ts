@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { integerSetting, readSetting, type Env } from '../common/envSettings.ts';
 import { isWalletCall, MIN_SECRET_LENGTH, type WalletCall } from '../wallet/index.ts';
 import { NO_FAULTS, type FaultSettings } from './faults.ts';
 import { FORCED_REFUSALS, type ForcedRefusal } from './ledger.ts';
@@ -16,8 +17,6 @@ export interface WalletConfig {
 
 export class WalletConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
-
 export const DEFAULT_WALLET_PORT = 8070;
 export const DEFAULT_WALLET_DB = './data/operator-wallet.sqlite';
 
@@ -34,20 +33,10 @@ const FAULT_VARIABLES = [
   'WALLET_FAULT_REFUSE_STATUS',
 ];
 
-function read(env: Env, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  return raw === undefined || raw === '' ? undefined : raw;
-}
+const read = readSetting;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new WalletConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new WalletConfigError(`${name} must be between ${min} and ${max}, got ${raw}`);
-  }
-  return value;
+  return integerSetting(env, name, { fallback, min, max }, (message) => new WalletConfigError(message));
 }
 
 function rate(env: Env, name: string): number {

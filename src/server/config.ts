@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isCents, type Cents } from '../rules/index.ts';
+import { integerSetting, readSetting, type Env } from '../common/envSettings.ts';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface ServerConfig {
@@ -72,26 +73,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
-
 const DEFAULT_CLOSED_MESSAGE = 'Les ventes de SPINCAKE sont fermées pour le moment.';
 
-function read(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined) return undefined;
-  const trimmed = raw.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
+const read = readSetting;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${raw}`);
-  }
-  return value;
+  return integerSetting(env, name, { fallback, min, max }, (message) => new ConfigError(message));
 }
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
