@@ -13,3 +13,16 @@ export function processCpuMs(pid: number): number {
     return 0;
   }
 }
+
+/**
+ * Bytes a process has caused to be written to storage so far (`write_bytes` of /proc/<pid>/io:
+ * its WAL frames and checkpoints, not its socket writes); 0 once it is gone or where the
+ * kernel keeps no I/O accounting.
+ */
+export function processWrittenBytes(pid: number): number {
+  try {
+    return Number(/^write_bytes: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}

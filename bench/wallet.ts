@@ -9,16 +9,28 @@
  * (wrk) each in a CPU group of its own, as on separate machines (bench/wallet/machines.ts);
  * writes `## Wallet, separate machines`.
  */
+import { execFile } from 'node:child_process';
 import os from 'node:os';
-import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type autocannon from 'autocannon';
 import { newPlayId } from '../src/client/net/playId.ts';
+import { uuidV7 } from '../src/common/uuidV7.ts';
 import { TEST_WALLET_SECRET } from '../src/server/testing/operatorWallet.ts';
 import { signBody, SIGNATURE_HEADER } from '../src/wallet/signature.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
 import { autocannonLoad } from './loadGenerator.ts';
-import { processCpuMs } from './processCpu.ts';
-import { CONNECTIONS, MODES, MODES_EXPLAINED, runKey, summarize, type Figures, type Mode } from './wallet/figures.ts';
+import { processCpuMs, processWrittenBytes } from './processCpu.ts';
+import {
+  CALLS_ALONE,
+  CONNECTIONS,
+  MODES,
+  MODES_EXPLAINED,
+  runKey,
+  summarize,
+  type Figures,
+  type Mode,
+} from './wallet/figures.ts';
+import type { CallsAloneResult } from './wallet/gameCallsAlone.ts';
 import { measureMachines } from './wallet/machines.ts';
 import { takeRounds, type Timing } from './wallet/rounds.ts';
 import { BENCH_PLAYER, setUpStage, type Stage } from './wallet/stage.ts';
@@ -57,9 +69,9 @@ function walletAlone(url: string, connections: number, duration: number): autoca
         path: '/bet',
         setupRequest: (request) => {
           const body = JSON.stringify({
-            requestId: randomUUID(),
+            requestId: uuidV7(),
             playerId: BENCH_PLAYER,
-            roundId: randomUUID(),
+            roundId: uuidV7(),
             amountCents: 100,
             currency: 'EUR',
           });
@@ -74,11 +86,44 @@ function walletAlone(url: string, connections: number, duration: number): autoca
   };
 }
 
+const kib = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(1));
+
+/** The default run's modes: both runs' and « control: game’s calls alone ». */
+const HERE_MODES: Mode[] = [...MODES, CALLS_ALONE];
+
+/** « control: game’s calls alone »: the game's wallet client in a process of its own, betting at the wallet. */
+function gameCallsAlone(stage: Stage, connections: number, durationS: number): Promise<CallsAloneResult> {
+  const script = path.resolve('bench/wallet/gameCallsAlone.ts');
+  const args = ['--import', 'tsx', script, stage.wallet.url, TEST_WALLET_SECRET, BENCH_PLAYER];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [...args, String(connections), String(durationS)], (error, stdout, stderr) => {
+      if (error) return reject(new Error(`gameCallsAlone failed: ${error.message}\n${stderr}`));
+      resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as CallsAloneResult);
+    });
+  });
+}
+
+async function measureCallsAlone(stage: Stage, connections: number, durationS: number): Promise<Figures> {
+  const walletPid = stage.wallet.child.process.pid!;
+  const walletBefore = processCpuMs(walletPid);
+  const result = await gameCallsAlone(stage, connections, durationS);
+  const answered = Math.max(1, result.calls);
+  return {
+    rps: result.calls / result.seconds,
+    p50: result.p50,
+    p99: result.p99,
+    failed: result.failed,
+    cpuUs: { game: result.cpuUs / answered, wallet: ((processCpuMs(walletPid) - walletBefore) * 1000) / answered },
+  };
+}
+
 /** One run with autocannon in this process; the CPU of the game server and of the wallet from /proc. */
 async function measureHere(stage: Stage, mode: Mode, connections: number, durationS: number): Promise<Figures> {
+  if (mode === CALLS_ALONE) return measureCallsAlone(stage, connections, durationS);
   const pids = { game: stage.server.process.pid!, wallet: stage.wallet.child.process.pid! };
   const gameBefore = processCpuMs(pids.game);
   const walletBefore = processCpuMs(pids.wallet);
+  const writtenBefore = { game: processWrittenBytes(pids.game), wallet: processWrittenBytes(pids.wallet) };
   const result = await autocannonLoad(
     mode === 'control: wallet alone'
       ? walletAlone(stage.wallet.url, connections, durationS)
@@ -94,6 +139,10 @@ async function measureHere(stage: Stage, mode: Mode, connections: number, durati
       game: ((processCpuMs(pids.game) - gameBefore) * 1000) / answered,
       wallet: ((processCpuMs(pids.wallet) - walletBefore) * 1000) / answered,
     },
+    diskKiB: {
+      game: (processWrittenBytes(pids.game) - writtenBefore.game) / 1024 / answered,
+      wallet: (processWrittenBytes(pids.wallet) - writtenBefore.wallet) / 1024 / answered,
+    },
   };
 }
 
@@ -106,7 +155,10 @@ async function main(): Promise<void> {
       stage,
       TIMING,
       (mode, connections, durationS) => measureHere(stage, mode, connections, durationS),
-      (f) => `CPU µs per play: game ${f.cpuUs.game?.toFixed(0)}, wallet ${f.cpuUs.wallet?.toFixed(0)}`,
+      (f) =>
+        `CPU µs per play: game ${f.cpuUs.game?.toFixed(0)}, wallet ${f.cpuUs.wallet?.toFixed(0)}; ` +
+        `disk KiB per play: game ${kib(f.diskKiB?.game)}, wallet ${kib(f.diskKiB?.wallet)}`,
+      HERE_MODES,
     );
     await writeSection(taken, loadBefore);
   } finally {
@@ -117,21 +169,31 @@ async function main(): Promise<void> {
 async function writeSection(taken: Map<string, Figures[]>, loadBefore: number): Promise<void> {
   const cpus = os.cpus();
   const rows: string[] = [];
+  const floors: string[] = [];
   for (const connections of CONNECTIONS) {
     const of = (mode: Mode) => summarize(taken.get(runKey(mode, connections))!);
     const base = of('embedded');
-    for (const mode of MODES) {
+    for (const mode of HERE_MODES) {
       const f = of(mode);
-      const control = mode === 'control: wallet alone';
+      const walletAlone = mode === 'control: wallet alone';
       const game = f.cpuUs.game!;
       // The game server's CPU per play against the embedded ledger's: the plays/s ratio a game
       // server bound by its own CPU reaches when the wallet runs elsewhere.
-      const cpuRatio = control ? '—' : `${(base.cpuUs.game! / game).toFixed(2)} ×`;
+      const cpuRatio = walletAlone || mode === CALLS_ALONE ? '—' : `${(base.cpuUs.game! / game).toFixed(2)} ×`;
       rows.push(
         `| ${mode} | ${connections} | ${f.rps.toFixed(0)} (${f.range[0].toFixed(0)}–${f.range[1].toFixed(0)}) | ${(f.rps / base.rps).toFixed(2)} × | ${f.p50} | ${f.p99} | ${f.failed} | ` +
-          `${control ? '—' : game.toFixed(0)} | ${f.cpuUs.wallet!.toFixed(0)} | ${cpuRatio} |`,
+          `${walletAlone ? '—' : game.toFixed(0)} | ${f.cpuUs.wallet!.toFixed(0)} | ${cpuRatio} | ` +
+          `${walletAlone ? '—' : kib(f.diskKiB?.game)} | ${kib(f.diskKiB?.wallet)} |`,
       );
     }
+    // A wallet play does all an embedded play does, and two calls besides.
+    const embedded = base.cpuUs.game!;
+    const call = of(CALLS_ALONE).cpuUs.game!;
+    const floor = embedded + 2 * call;
+    floors.push(
+      `${connections} connections: ${embedded.toFixed(0)} + 2 × ${call.toFixed(0)} = ${floor.toFixed(0)} µs, ` +
+        `at most **${(embedded / floor).toFixed(2)} ×**`,
+    );
   }
   const loadAfter = os.loadavg()[0]!;
   await writeBenchmarkSection(
@@ -147,10 +209,18 @@ async function writeSection(taken: Map<string, Figures[]>, loadBefore: number): 
         'wallet per answered request (per call for the control); « × embedded, game CPU alone » is the embedded ' +
         'play’s game CPU over this mode’s: the plays/s ratio of a game server bound by its own CPU, with the wallet on ' +
         'a machine of its own (this machine’s two cores hold the game, the wallet and the load generator at once; ' +
-        '`npm run bench:wallet -- --machines` measures it with CPU quotas).',
+        '`npm run bench:wallet -- --machines` measures it with CPU quotas). « control: game’s calls alone »: the game ' +
+        'server’s own wallet client (signing, sending, checking the answer and its signature) in a process of its own, ' +
+        'betting at the reference wallet with as many callers as connections; its game CPU column is that process’s, ' +
+        'per call. Disk columns: bytes each process had written to storage (`write_bytes` of /proc/<pid>/io: WAL ' +
+        'frames and checkpoints) per answered request.',
       '',
-      '| mode | connections | plays/s | × embedded | p50 ms | p99 ms | failed | game CPU µs/play | wallet CPU µs/play | × embedded, game CPU alone |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      'Floor of a wallet play’s game CPU from this run’s controls — an embedded play plus two of the game’s calls alone, ' +
+        'before the bet’s durable record and the wallet books — and the « game CPU alone » ratio it leaves at best: ' +
+        `${floors.join('; ')}.`,
+      '',
+      '| mode | connections | plays/s | × embedded | p50 ms | p99 ms | failed | game CPU µs/play | wallet CPU µs/play | × embedded, game CPU alone | game disk KiB/play | wallet disk KiB/play |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows,
       '',
     ].join('\n'),

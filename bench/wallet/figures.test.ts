@@ -13,8 +13,12 @@ const run = (rps: number, p99: number, extra: Partial<Figures> = {}): Figures =>
 describe('summarize', () => {
   it('takes each figure’s median over the rounds on its own, adds the failures and keeps the range', () => {
     const summary = summarize([
-      run(600, 40, { failed: 1, cpuUs: { game: 700, wallet: 500 }, atQuota: { game: 0.9 } }),
-      run(500, 90, { cpuUs: { game: 800, wallet: 450, loader: 30 }, atQuota: { game: 0.8, wallet: 0.1 } }),
+      run(600, 40, { failed: 1, cpuUs: { game: 700, wallet: 500 }, atQuota: { game: 0.9 }, diskKiB: { game: 20 } }),
+      run(500, 90, {
+        cpuUs: { game: 800, wallet: 450, loader: 30 },
+        atQuota: { game: 0.8, wallet: 0.1 },
+        diskKiB: { game: 22, wallet: 17 },
+      }),
       run(700, 35, { failed: 2, cpuUs: { game: 750, wallet: 400 }, atQuota: { game: 0.95, wallet: 0.05 } }),
     ]);
     expect(summary).toEqual({
@@ -23,13 +27,15 @@ describe('summarize', () => {
       p99: 40,
       failed: 3,
       cpuUs: { game: 750, wallet: 450, loader: 30 },
+      diskKiB: { game: 22, wallet: 17 },
       atQuota: { game: 0.9, wallet: 0.1 },
       range: [500, 700],
     });
   });
 
-  it('has no at-quota figures where no round had groups, and refuses no rounds at all', () => {
+  it('has no at-quota or disk figures where no round had them, and refuses no rounds at all', () => {
     expect(summarize([run(100, 5)])).not.toHaveProperty('atQuota');
+    expect(summarize([run(100, 5)])).not.toHaveProperty('diskKiB');
     expect(() => summarize([])).toThrow(/no rounds/);
   });
 });

@@ -3,8 +3,10 @@
  * the medians of the rounds and the issue's targets. Pure, so that it is tested.
  */
 
-export type Mode = 'embedded' | 'wallet' | 'wallet + 5 ms' | 'control: wallet alone';
+export type Mode = 'embedded' | 'wallet' | 'wallet + 5 ms' | 'control: wallet alone' | 'control: game’s calls alone';
+/** The modes of both runs; the default run adds « control: game’s calls alone » (CALLS_ALONE). */
 export const MODES: Mode[] = ['embedded', 'wallet', 'wallet + 5 ms', 'control: wallet alone'];
+export const CALLS_ALONE: Mode = 'control: game’s calls alone';
 export const CONNECTIONS = [16, 64];
 /** What « wallet + 5 ms » adds to every wallet call (the wallet's fault mode). */
 export const ADDED_LATENCY_MS = 5;
@@ -28,6 +30,8 @@ export interface Figures {
   failed: number;
   /** CPU time each part spent per answered request, µs: what it would need on a machine of its own. */
   cpuUs: Partial<Record<Part, number>>;
+  /** Bytes each process wrote to storage per answered request, KiB (WAL frames and checkpoints). */
+  diskKiB?: Partial<Record<Part, number>>;
   /** With `--machines`: share of the CFS periods in which each part's group used its whole quota. */
   atQuota?: Partial<Record<Part, number>>;
 }
@@ -55,12 +59,14 @@ export function summarize(rounds: Figures[]): Summary {
   if (rounds.length === 0) throw new Error('no rounds to summarize');
   const rps = rounds.map((f) => f.rps);
   const atQuota = rounds.flatMap((f) => (f.atQuota ? [f.atQuota] : []));
+  const diskKiB = rounds.flatMap((f) => (f.diskKiB ? [f.diskKiB] : []));
   return {
     rps: median(rps),
     p50: median(rounds.map((f) => f.p50)),
     p99: median(rounds.map((f) => f.p99)),
     failed: rounds.reduce((n, f) => n + f.failed, 0),
     cpuUs: medians(rounds.map((f) => f.cpuUs)),
+    ...(diskKiB.length > 0 ? { diskKiB: medians(diskKiB) } : {}),
     ...(atQuota.length > 0 ? { atQuota: medians(atQuota) } : {}),
     range: [Math.min(...rps), Math.max(...rps)],
   };

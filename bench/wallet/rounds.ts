@@ -20,21 +20,22 @@ export async function takeRounds(
   timing: Timing,
   measure: Measure,
   describe: (figures: Figures) => string,
+  modes: readonly Mode[] = MODES,
 ): Promise<Map<string, Figures[]>> {
-  for (const mode of MODES) {
+  for (const mode of modes) {
     await stage.setLatency(mode);
     await measure(mode, CONNECTIONS[0]!, timing.warmupS);
   }
   const taken = new Map<string, Figures[]>();
   for (let round = 0; round < timing.rounds; round++) {
     for (const connections of CONNECTIONS) {
-      for (const mode of MODES) {
+      for (const mode of modes) {
         await stage.setLatency(mode);
         const figures = await measure(mode, connections, timing.durationS);
         const key = runKey(mode, connections);
         taken.set(key, [...(taken.get(key) ?? []), figures]);
         console.log(
-          `round ${round + 1} ${mode.padEnd(21)} ${String(connections).padStart(2)} conn: ` +
+          `round ${round + 1} ${mode.padEnd(27)} ${String(connections).padStart(2)} conn: ` +
             `${figures.rps.toFixed(0)} plays/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.failed} failed, ` +
             describe(figures),
         );

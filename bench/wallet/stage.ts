@@ -97,6 +97,7 @@ export async function setUpStage(placement?: Placement): Promise<Stage> {
       wallet: await session(url, { launchToken }),
       'wallet + 5 ms': await session(url, { launchToken }),
       'control: wallet alone': '',
+      'control: game’s calls alone': '',
     };
     const admin = wallet.admin;
     return {
