@@ -89,17 +89,22 @@ export class AnswerParser {
       return false;
     }
     if (end > MAX_HEAD_BYTES) throw new Error('the answer head is too large');
-    const lines = this.buffered.toString('latin1', 0, end).split('\r\n');
+    const head = this.buffered.toString('latin1', 0, end);
     this.buffered = this.buffered.subarray(end + 4);
-    const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(lines[0]!);
+    // Line by line without splitting the head into an array first: one answer a wallet call.
+    let lineEnd = head.indexOf('\r\n');
+    if (lineEnd < 0) lineEnd = head.length;
+    const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(head.slice(0, lineEnd));
     if (!statusLine) throw new Error('not an HTTP/1 answer');
     const status = Number(statusLine[2]);
     const headers = new Map<string, string>();
-    for (const line of lines.slice(1)) {
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw new Error('a malformed answer header');
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
+    for (let start = lineEnd + 2; start < head.length; start = lineEnd + 2) {
+      lineEnd = head.indexOf('\r\n', start);
+      if (lineEnd < 0) lineEnd = head.length;
+      const colon = head.indexOf(':', start);
+      if (colon <= start || colon > lineEnd) throw new Error('a malformed answer header');
+      const name = head.slice(start, colon).trim().toLowerCase();
+      const value = head.slice(colon + 1, lineEnd).trim();
       const before = headers.get(name);
       headers.set(name, before === undefined ? value : `${before}, ${value}`);
     }

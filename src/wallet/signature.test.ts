@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signBody, verifySignature } from './signature.ts';
 
@@ -10,6 +11,17 @@ describe('wallet signatures', () => {
     );
     expect(signBody(SECRET, '{"a":1}')).toMatch(/^[0-9a-f]{64}$/);
     expect(signBody(SECRET, Buffer.from('{"a":1}'))).toBe(signBody(SECRET, '{"a":1}'));
+  });
+
+  it('agree with createHmac for keys shorter than, as long as and longer than the block, and any body', () => {
+    const bodies = ['', '{"a":1}', 'é'.repeat(100), 'x'.repeat(4096)];
+    for (const secret of ['k', 'k'.repeat(64), 'k'.repeat(65), 'é'.repeat(40), 'long'.repeat(50)]) {
+      for (const body of bodies) {
+        const expected = createHmac('sha256', secret).update(body).digest('hex');
+        expect(signBody(secret, body)).toBe(expected);
+        expect(signBody(secret, Buffer.from(body))).toBe(expected);
+      }
+    }
   });
 
   it('keep each secret’s key apart, past the keys kept (64)', () => {

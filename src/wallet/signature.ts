@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Signatures of the wallet API: the header carries the HMAC-SHA256 of the raw body under
@@ -15,25 +15,46 @@ export const MIN_SECRET_LENGTH = 32;
 
 const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
 
-/**
- * Each secret's key, made once: an HMAC keyed by a string converts and checks the key on
- * every call, a fifth of the signature's cost for a wallet call's small body. A process
- * uses one or two secrets (the wallet's, an admin's); a test may use a few more.
- */
-const keys = new Map<string, KeyObject>();
+/** SHA-256's block: a longer key is hashed first, a shorter one padded with zeros (RFC 2104). */
+const BLOCK_BYTES = 64;
 
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    if (keys.size >= 64) keys.clear();
-    keys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))));
-  }
-  return key;
+/** A secret's key XORed with HMAC's inner and outer pads. */
+interface Pads {
+  inner: Buffer;
+  outer: Buffer;
 }
 
-/** Lowercase hex HMAC-SHA256(secret, rawBody). */
+/**
+ * Each secret's padded keys, made once. The HMAC is computed from two one-shot hashes over
+ * them rather than through createHmac, whose Hmac object and keyed OpenSSL context, made for
+ * every signature, cost more than hashing a wallet call's small body. A process uses one or
+ * two secrets (the wallet's, an admin's); a test may use a few more.
+ */
+const padsBySecret = new Map<string, Pads>();
+
+function padsOf(secret: string): Pads {
+  let pads = padsBySecret.get(secret);
+  if (!pads) {
+    const given = Buffer.from(secret, 'utf8');
+    const key = Buffer.alloc(BLOCK_BYTES);
+    (given.length > BLOCK_BYTES ? hash('sha256', given, 'buffer') : given).copy(key);
+    pads = { inner: Buffer.alloc(BLOCK_BYTES), outer: Buffer.alloc(BLOCK_BYTES) };
+    for (let i = 0; i < BLOCK_BYTES; i++) {
+      pads.inner[i] = key[i]! ^ 0x36;
+      pads.outer[i] = key[i]! ^ 0x5c;
+    }
+    if (padsBySecret.size >= 64) padsBySecret.clear();
+    padsBySecret.set(secret, pads);
+  }
+  return pads;
+}
+
+/** Lowercase hex HMAC-SHA256(secret, rawBody): SHA-256(outer pad ‖ SHA-256(inner pad ‖ body)). */
 export function signBody(secret: string, rawBody: string | Uint8Array): string {
-  return createHmac('sha256', keyOf(secret)).update(rawBody).digest('hex');
+  const { inner, outer } = padsOf(secret);
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+  const innerHash = hash('sha256', Buffer.concat([inner, body]), 'buffer');
+  return hash('sha256', Buffer.concat([outer, innerHash]), 'hex');
 }
 
 /**
