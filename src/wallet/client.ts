@@ -106,7 +106,8 @@ export async function callWallet<C extends WalletCall>(
 ): Promise<WalletResult<C>> {
   const checked = checkRequest(call, body);
   if (!checked.ok) throw new WalletRequestError(`${call}: ${checked.reason}`);
-  const raw = JSON.stringify(canonicalRequest(call, checked.value));
+  // checkRequest gives the body back canonical: the contract's fields, in the contract's order.
+  const raw = JSON.stringify(checked.value);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
   const exchanged = await exchange(
     callEndpoint(url, call),
