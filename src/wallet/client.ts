@@ -1,5 +1,4 @@
 import {
-  canonicalRequest,
   checkAnswer,
   checkRequest,
   checkStatement,

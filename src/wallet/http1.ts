@@ -5,13 +5,13 @@ import tls from 'node:tls';
  * A small HTTP/1.1 client for the wallet calls, with kept-alive connections.
  *
  * Why not node:http: a wallet play makes two calls, and on loopback node:http's request
- * and response objects, agent and streams cost ≈ 60 µs of CPU per call against ≈ 15 µs
+ * and response objects, agent and streams cost ≈ 60 µs of CPU per exchange against ≈ 15 µs
  * here (one write per request, one parser per call, listeners attached once per connection,
- * no streams). What it leaves out
- * is what the wallet contract does not need: requests are small and sent in one write, no
- * upgrades, no proxies, no trailers kept. Anything it does not understand — a malformed
- * head, a body past its limit, bytes after the answer — ends the call as a failure, which
- * the contract counts as unknown and retries with the same requestId.
+ * no streams). What it leaves out is what the wallet contract does not need: requests are
+ * small and sent in one write, no upgrades, no proxies, no trailers kept. Anything it does
+ * not understand — a malformed head, a body past its limit, bytes after the answer — ends
+ * the call as a failure, which the contract counts as unknown and retries with the same
+ * requestId.
  */
 
 export interface Http1Answer {
@@ -238,8 +238,8 @@ function sweepIdle(): void {
 
 /**
  * One connection to the wallet. Its listeners are attached once, for its whole life, and act
- * on the call it carries: a call adds no listener and no closure of its own (cheaper by a
- * tenth of a call). Idle, anything from the wallet (bytes, a close, an error) ends it.
+ * on the call it carries: a call adds no listener, closure or timer besides its own timeout.
+ * Idle, anything from the wallet (bytes, a close, an error) ends it.
  */
 class Connection {
   private exchange: Exchange | null = null;
