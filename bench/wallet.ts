@@ -106,6 +106,7 @@ function gameCallsAlone(stage: Stage, connections: number, durationS: number): P
 async function measureCallsAlone(stage: Stage, connections: number, durationS: number): Promise<Figures> {
   const walletPid = stage.wallet.child.process.pid!;
   const walletBefore = processCpuMs(walletPid);
+  const writtenBefore = processWrittenBytes(walletPid);
   const result = await gameCallsAlone(stage, connections, durationS);
   const answered = Math.max(1, result.calls);
   return {
@@ -114,6 +115,7 @@ async function measureCallsAlone(stage: Stage, connections: number, durationS: n
     p99: result.p99,
     failed: result.failed,
     cpuUs: { game: result.cpuUs / answered, wallet: ((processCpuMs(walletPid) - walletBefore) * 1000) / answered },
+    diskKiB: { wallet: (processWrittenBytes(walletPid) - writtenBefore) / 1024 / answered },
   };
 }
 
