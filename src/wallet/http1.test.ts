@@ -206,6 +206,32 @@ describe('http1Request', () => {
     expect(wallet.connections).toHaveLength(4);
   });
 
+  it('ends an idle connection the wallet writes on, and answers the next call on a fresh one', async () => {
+    wallet.respond = (socket) => ok(socket);
+    await post('{}');
+    const first = wallet.connections[0]!;
+    const closed = new Promise((resolve) => first.once('close', resolve));
+    first.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}');
+    await closed;
+    expect((await post('{}')).status).toBe(200);
+    expect(wallet.connections).toHaveLength(2);
+  });
+
+  it('does not let an answer that comes after its timeout reach the next call', async () => {
+    // The first answer comes late; the second call is answered later still, so that a kept
+    // connection would hand it the first one.
+    let calls = 0;
+    wallet.respond = (socket) => {
+      calls++;
+      const late = calls === 1;
+      setTimeout(() => ok(socket, late ? 'X-Late: 1\r\n' : ''), late ? 150 : 300);
+    };
+    await expect(post('{}', 50)).rejects.toBeInstanceOf(NoAnswerInTime);
+    const answer = await post('{}');
+    expect(answer.headers.get('x-late')).toBeUndefined();
+    expect(wallet.connections).toHaveLength(2);
+  });
+
   it('ends a connection left idle for longer than IDLE_MS, and opens a fresh one for the next call', async () => {
     wallet.respond = (socket) => ok(socket);
     vi.useFakeTimers({ toFake: ['performance', 'setInterval', 'clearInterval'] });
