@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WalSync } from './walSync.ts';
+import { FlushTrigger, WalSync } from './walSync.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spincake-walsync-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -77,5 +77,41 @@ describe('WalSync', () => {
     wal.committed();
     await expect(wal.durable()).rejects.toThrow(/cannot make the database durable/);
     await expect(wal.durable()).rejects.toThrow(/cannot make the database durable/);
+  });
+});
+
+describe('FlushTrigger', () => {
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('runs the flush once for every request of one turn, after that turn', async () => {
+    const wal = new WalSync(walFile('e'));
+    let flushes = 0;
+    const trigger = new FlushTrigger(wal, () => flushes++);
+    trigger.request();
+    trigger.request();
+    trigger.request();
+    expect(flushes).toBe(0);
+    await turn();
+    expect(flushes).toBe(1);
+    trigger.request();
+    await turn();
+    expect(flushes).toBe(2);
+    wal.close();
+  });
+
+  it('waits for the running fsync, with the requests made meanwhile in one flush', async () => {
+    const wal = new WalSync(walFile('f'));
+    const flushedWhileSyncing: boolean[] = [];
+    const trigger = new FlushTrigger(wal, () => flushedWhileSyncing.push(wal.syncing));
+    wal.committed();
+    const synced = wal.durable();
+    expect(wal.syncing).toBe(true);
+    trigger.request();
+    trigger.request();
+    await synced;
+    await turn();
+    // Once, and not while the fsync ran.
+    expect(flushedWhileSyncing).toEqual([false]);
+    wal.close();
   });
 });

@@ -102,3 +102,29 @@ export class WalSync {
     this.fd = null;
   }
 }
+
+/**
+ * When a group commit runs: `request()` runs `flush` after this turn of the event loop (the
+ * requests it read are in) and once the running WAL fsync ends (a commit made during it would
+ * wait for the next fsync anyway). Asked again before then, it still runs once, so whatever
+ * arrived meanwhile is committed together: one commit and one fsync for all.
+ */
+export class FlushTrigger {
+  private scheduled = false;
+
+  constructor(
+    private readonly wal: WalSync,
+    private readonly flush: () => void,
+  ) {}
+
+  request(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() =>
+      this.wal.whenSynced(() => {
+        this.scheduled = false;
+        this.flush();
+      }),
+    );
+  }
+}

@@ -1,3 +1,4 @@
+import type { FlushTrigger } from '../durability/walSync.ts';
 import type { CallItem, Handled, WalletLedger } from './ledger.ts';
 
 interface Queued {
@@ -15,23 +16,21 @@ interface Queued {
  */
 export class CallQueue {
   private pending: Queued[] = [];
-  private flushScheduled = false;
+  /** After this turn's requests are read; while an fsync runs, calls gather until it ends. */
+  private readonly flushSoon: FlushTrigger;
 
-  constructor(private readonly ledger: WalletLedger) {}
+  constructor(private readonly ledger: WalletLedger) {
+    this.flushSoon = ledger.flushTrigger(() => this.flush());
+  }
 
   handle(item: CallItem): Promise<Handled> {
     return new Promise((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // After this turn's requests are read; and while an fsync runs, calls gather until it ends.
-        setImmediate(() => this.ledger.whenSynced(() => this.flush()));
-      }
+      this.flushSoon.request();
     });
   }
 
   private flush(): void {
-    this.flushScheduled = false;
     const batch = this.pending;
     this.pending = [];
     let results: (Handled | Error)[];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { WalDatabase, type WalDatabaseOptions } from '../durability/walDatabase.ts';
-import type { WalSync } from '../durability/walSync.ts';
+import { FlushTrigger, type WalSync } from '../durability/walSync.ts';
 import {
   canonicalRequest,
   type BalanceRequest,
@@ -216,12 +216,9 @@ export class WalletLedger {
     return this.wal.durable();
   }
 
-  /**
-   * Runs `work` when the running WAL fsync ends: a commit made meanwhile would wait for the
-   * next fsync anyway, so calls gathered until then share one transaction and one fsync.
-   */
-  whenSynced(work: () => void): void {
-    this.wal.whenSynced(work);
+  /** The trigger of a group commit of these books: `flush` runs when it is due (see FlushTrigger). */
+  flushTrigger(flush: () => void): FlushTrigger {
+    return new FlushTrigger(this.wal, flush);
   }
 
   /** Runs `work` in one immediate transaction, counted for the next WAL fsync. */

@@ -34,7 +34,7 @@ import {
 import { encodeUnit } from '../unitCode.ts';
 import { migrate } from './migrations.ts';
 import { WalDatabase, type WalDatabaseOptions } from '../../../durability/walDatabase.ts';
-import type { WalSync } from '../../../durability/walSync.ts';
+import { FlushTrigger, type WalSync } from '../../../durability/walSync.ts';
 
 /** The values of one INSERT INTO plays, in column order (launched and finished keep their defaults). */
 type PlayInsert = [
@@ -87,10 +87,11 @@ export class SqliteStore extends WalletBooks implements Store {
   readonly db: Database.Database;
   private pending: Pending[] = [];
   private queued: QueuedWrite[] = [];
-  private flushScheduled = false;
   private readonly units: UnitSource;
   private readonly s;
   private readonly wal: WalSync;
+  /** Plays and writes gather until the next group commit. */
+  private readonly flushSoon: FlushTrigger;
   /** The connection, its WAL fsyncs and checkpoints. */
   private readonly files: WalDatabase;
   /** Transaction functions, made once: better-sqlite3 builds a wrapper per call otherwise. */
@@ -113,6 +114,7 @@ export class SqliteStore extends WalletBooks implements Store {
     this.files = new WalDatabase(file, options);
     this.db = this.files.db;
     this.wal = this.files.wal;
+    this.flushSoon = new FlushTrigger(this.wal, () => this.flush());
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
     this.wal.committed();
@@ -202,7 +204,7 @@ export class SqliteStore extends WalletBooks implements Store {
   private inNextCommit<T>(run: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queued.push({ run, resolve: resolve as (result: unknown) => void, reject });
-      this.scheduleFlush();
+      this.flushSoon.request();
     });
   }
 
@@ -278,19 +280,11 @@ export class SqliteStore extends WalletBooks implements Store {
   buyPlay(request: BuyRequest): Promise<BuyResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ request, resolve, reject });
-      this.scheduleFlush();
+      this.flushSoon.request();
     });
   }
 
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // While an fsync runs, plays and writes gather until it ends: then one commit, one fsync for all.
-    setImmediate(() => this.wal.whenSynced(() => this.flush()));
-  }
-
   private flush(): void {
-    this.flushScheduled = false;
     const batch = this.pending;
     const writes = this.queued;
     this.pending = [];
