@@ -6,8 +6,10 @@ import {
   type WalletAnswers,
   type WalletCall,
   type WalletRequests,
+  WALLET_CALLS,
 } from './contract.ts';
 import { http1Request, NoAnswerInTime, type Http1Answer } from './http1.ts';
+import { memoByKey } from './memo.ts';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_LOWER, signBody, verifySignature } from './signature.ts';
 
 /** The spec's WALLET_TIMEOUT_MS default. */
@@ -34,18 +36,11 @@ function endpoint(baseUrl: string, pathAndQuery: string): URL {
   return new URL(`${baseUrl.replace(/\/+$/, '')}${pathAndQuery}`);
 }
 
-/** The contract calls' URLs, parsed once per wallet: two calls a play would parse them again. */
-const callUrls = new Map<string, URL>();
-
-function callEndpoint(baseUrl: string, call: WalletCall): URL {
-  const key = `${call} ${baseUrl}`;
-  let url = callUrls.get(key);
-  if (!url) {
-    if (callUrls.size >= 64) callUrls.clear();
-    callUrls.set(key, (url = endpoint(baseUrl, `/${call}`)));
-  }
-  return url;
-}
+/** A wallet's call URLs, parsed once: each play would parse two of them again. */
+const callUrlsOf = memoByKey(
+  (baseUrl) =>
+    Object.fromEntries(WALLET_CALLS.map((call) => [call, endpoint(baseUrl, `/${call}`)])) as Record<WalletCall, URL>,
+);
 
 function describe(error: unknown, timeoutMs: number): string {
   if (error instanceof NoAnswerInTime) return `no answer within ${timeoutMs} ms`;
@@ -109,7 +104,7 @@ export async function callWallet<C extends WalletCall>(
   const raw = JSON.stringify(checked.value);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
   const exchanged = await exchange(
-    callEndpoint(url, call),
+    callUrlsOf(url)[call],
     secret,
     { method: 'POST', signed: raw, body: raw },
     timeoutMs,

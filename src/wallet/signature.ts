@@ -1,4 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
+import { memoByKey } from './memo.ts';
 
 /**
  * Signatures of the wallet API: the header carries the HMAC-SHA256 of the raw body under
@@ -27,27 +28,19 @@ interface Pads {
 /**
  * Each secret's padded keys, made once. The HMAC is computed from two one-shot hashes over
  * them rather than through createHmac, whose Hmac object and keyed OpenSSL context, made for
- * every signature, cost more than hashing a wallet call's small body. A process uses one or
- * two secrets (the wallet's, an admin's); a test may use a few more.
+ * every signature, cost more than hashing a wallet call's small body.
  */
-const padsBySecret = new Map<string, Pads>();
-
-function padsOf(secret: string): Pads {
-  let pads = padsBySecret.get(secret);
-  if (!pads) {
-    const given = Buffer.from(secret, 'utf8');
-    const key = Buffer.alloc(BLOCK_BYTES);
-    (given.length > BLOCK_BYTES ? hash('sha256', given, 'buffer') : given).copy(key);
-    pads = { inner: Buffer.alloc(BLOCK_BYTES), outer: Buffer.alloc(BLOCK_BYTES) };
-    for (let i = 0; i < BLOCK_BYTES; i++) {
-      pads.inner[i] = key[i]! ^ 0x36;
-      pads.outer[i] = key[i]! ^ 0x5c;
-    }
-    if (padsBySecret.size >= 64) padsBySecret.clear();
-    padsBySecret.set(secret, pads);
+const padsOf = memoByKey((secret): Pads => {
+  const given = Buffer.from(secret, 'utf8');
+  const key = Buffer.alloc(BLOCK_BYTES);
+  (given.length > BLOCK_BYTES ? hash('sha256', given, 'buffer') : given).copy(key);
+  const pads = { inner: Buffer.alloc(BLOCK_BYTES), outer: Buffer.alloc(BLOCK_BYTES) };
+  for (let i = 0; i < BLOCK_BYTES; i++) {
+    pads.inner[i] = key[i]! ^ 0x36;
+    pads.outer[i] = key[i]! ^ 0x5c;
   }
   return pads;
-}
+});
 
 /** Lowercase hex HMAC-SHA256(secret, rawBody): SHA-256(outer pad ‖ SHA-256(inner pad ‖ body)). */
 export function signBody(secret: string, rawBody: string | Uint8Array): string {
