@@ -4,11 +4,12 @@
  * the wallet's. With `--machines`, each process is born in its CPU group.
  */
 import fs from 'node:fs';
+import type { SessionResponse } from '../../src/contract/api.ts';
 import type { ChildProcess } from 'node:child_process';
 import { SqliteStore } from '../../src/server/store/sqlite/sqliteStore.ts';
 import { testLibrary } from '../../src/server/testing/blockCache.ts';
 import { spawnServer, type ChildServer } from '../../src/server/testing/child.ts';
-import { addTestBlocks, tempDataDir } from '../../src/server/testing/harness.ts';
+import { addTestBlocks, call, tempDataDir } from '../../src/server/testing/harness.ts';
 import { spawnWallet, type SpawnedWallet } from '../../src/server/testing/operatorWallet.ts';
 import { signLaunchToken } from '../../src/server/tokens.ts';
 import type { CpuGroup } from '../machines/cpuGroup.ts';
@@ -41,13 +42,9 @@ export interface Placement {
 }
 
 async function session(url: string, body: object): Promise<string> {
-  const response = await fetch(`${url}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 200) throw new Error(`session: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
+  const reply = await call<SessionResponse>(url, 'POST', '/api/session', { body });
+  if (reply.status !== 200) throw new Error(`session: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.token;
 }
 
 /** Runs `spawn` (which forks before it returns) inside `group`, when there is one. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { integerSetting, readSetting, type Env } from '../common/envSettings.ts';
+import { integerSetting, readSetting as read, type Env } from '../common/envSettings.ts';
 import { isWalletCall, MIN_SECRET_LENGTH, type WalletCall } from '../wallet/index.ts';
 import { NO_FAULTS, type FaultSettings } from './faults.ts';
 import { FORCED_REFUSALS, type ForcedRefusal } from './ledger.ts';
@@ -32,8 +32,6 @@ const FAULT_VARIABLES = [
   'WALLET_FAULT_REFUSE_RATE',
   'WALLET_FAULT_REFUSE_STATUS',
 ];
-
-const read = readSetting;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   return integerSetting(env, name, { fallback, min, max }, (message) => new WalletConfigError(message));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { isCents, type Cents } from '../rules/index.ts';
-import { integerSetting, readSetting, type Env } from '../common/envSettings.ts';
+import { integerSetting, readSetting as read, type Env } from '../common/envSettings.ts';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface ServerConfig {
@@ -74,8 +74,6 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export class ConfigError extends Error {}
 
 const DEFAULT_CLOSED_MESSAGE = 'Les ventes de SPINCAKE sont fermées pour le moment.';
-
-const read = readSetting;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   return integerSetting(env, name, { fallback, min, max }, (message) => new ConfigError(message));
