@@ -102,8 +102,20 @@ export async function demoSession(baseUrl: string): Promise<SessionResponse> {
 
 export const newPlayId = (): string => randomUUID();
 
-/** Every row of every table, to prove that a refused request changed nothing. */
-export function databaseDump(store: SqliteStore): string {
-  const tables = ['players', 'blocks', 'plays', 'entries', 'wallet_bets', 'wallet_outbox', 'wallet_balances'];
-  return JSON.stringify(tables.map((t) => store.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()));
+const DUMPED_TABLES = ['players', 'blocks', 'plays', 'entries', 'wallet_bets', 'wallet_outbox', 'wallet_balances'];
+
+/**
+ * Every row of every table, to prove that a refused request changed nothing. Rows are sorted
+ * as text: tables stored by key (WITHOUT ROWID) have no rowid to order them by.
+ */
+export function databaseDump(store: SqliteStore, tables: readonly string[] = DUMPED_TABLES): string {
+  return JSON.stringify(
+    tables.map((t) =>
+      store.db
+        .prepare(`SELECT * FROM ${t}`)
+        .all()
+        .map((row) => JSON.stringify(row))
+        .sort(),
+    ),
+  );
 }

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import { PostgresStore, type PostgresStoreOptions } from '../store/postgres/postgresStore.ts';
 import type { Store, UnitSource } from '../store/types.ts';
-import { tempDataDir } from './harness.ts';
+import { databaseDump, tempDataDir } from './harness.ts';
 import { createTestDatabase, postgresDump, postgresReachable, whileWritesFail } from './postgres.ts';
 
 /** One store under test, with what a server needs to open the same data, and a way to throw it away. */
@@ -42,11 +42,20 @@ export const sqliteKind: StoreKind = {
     const dataDir = tempDataDir();
     const store = SqliteStore.open(dataDir, units);
     const close = closeOnce(store);
-    const tables = ['players', 'blocks', 'plays', 'entries', 'meta', 'wallet_bets', 'wallet_outbox', 'wallet_balances'];
     return {
       store,
       env: { DATA_DIR: dataDir },
-      dump: async () => JSON.stringify(tables.map((t) => store.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all())),
+      dump: async () =>
+        databaseDump(store, [
+          'players',
+          'blocks',
+          'plays',
+          'entries',
+          'meta',
+          'wallet_bets',
+          'wallet_outbox',
+          'wallet_balances',
+        ]),
       destroy: async () => {
         await close();
         fs.rmSync(dataDir, { recursive: true, force: true });

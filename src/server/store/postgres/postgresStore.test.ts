@@ -57,7 +57,16 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await openStore();
     await openStore();
     const { rows } = await admin.query('SELECT version FROM schema_migrations ORDER BY version');
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    const outboxIndexes = await admin.query(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'wallet_outbox' ORDER BY indexname`,
+    );
+    // Version 4 dropped the by-time index, which no query needs.
+    expect(outboxIndexes.rows.map((r: { indexname: string }) => r.indexname)).toEqual([
+      'wallet_outbox_bet_request_id_key',
+      'wallet_outbox_due',
+      'wallet_outbox_pkey',
+    ]);
     await admin.query(`INSERT INTO schema_migrations VALUES (99, 'from the future', '2030-01-01')`);
     await expect(PostgresStore.connect(database.url, library)).rejects.toThrow(/schema version 99, newer/);
   });
