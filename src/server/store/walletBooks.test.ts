@@ -138,9 +138,13 @@ describe.each(kinds)('$name store: wallet books', (kind) => {
     expect(await store.cancelStaleWalletBets(new Date())).toBe(1);
     expect(await store.cancelStaleWalletBets(new Date())).toBe(0);
     expect((await store.unresolvedWalletBets()).map((b) => b.requestId)).toEqual([fresh.requestId]);
-    expect((await store.unsettledOutbox()).map((e) => e.betRequestId).sort()).toEqual(
-      [bet.requestId, stale.requestId].sort(),
-    );
+    const owed = await store.unsettledOutbox();
+    expect(owed.map((e) => e.betRequestId).sort()).toEqual([bet.requestId, stale.requestId].sort());
+    // The stale bet's rollback is named by the store: a time-ordered UUIDv7, as every id the game makes.
+    const staleRollback = owed.find((e) => e.betRequestId === stale.requestId)!;
+    expect(staleRollback.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const ms = parseInt(staleRollback.requestId.replace(/-/g, '').slice(0, 12), 16);
+    expect(Math.abs(ms - Date.now())).toBeLessThan(60_000);
     // A refusal settles nothing and owes nothing.
     await store.refuseWalletBet(fresh.requestId, 'LIMIT_REACHED', new Date());
     expect(await store.walletBet(fresh.playId)).toMatchObject({ state: 'refused', refusal: 'LIMIT_REACHED' });

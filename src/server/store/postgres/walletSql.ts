@@ -20,14 +20,23 @@ export const CANCEL_BET_SQL = `WITH cancelled AS (
   ${ROLLBACK_FROM_CANCELLED}
   SELECT $3, 'rollback', request_id, play_id, player_id, wallet_player, stake_cents, $4, $1, 'pending' FROM cancelled`;
 
+/**
+ * A UUIDv7 made by PostgreSQL (15 has no uuidv7()): a random v4's first 48 bits replaced by
+ * the clock's Unix milliseconds, and its version nibble turned from 4 into 7 (bits 52 and 53
+ * of the 16 bytes, counted from each byte's low bit). Time-ordered like the ids the game
+ * makes in TypeScript (src/common/uuidV7.ts), so that the outbox's key grows at its end.
+ */
+const UUID_V7_SQL = `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+    PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6),
+    52, 1), 53, 1), 'hex')::uuid::text`;
+
 /** $1 now: every bet still sending past its deadline, each with a rollback due now. */
 export const CANCEL_STALE_BETS_SQL = `WITH cancelled AS (
     UPDATE wallet_bets SET state = 'cancelled', resolved_at = $1 WHERE state = 'sending' AND deadline_at < $1
     RETURNING request_id, play_id, player_id, wallet_player, stake_cents
   )
   ${ROLLBACK_FROM_CANCELLED}
-  SELECT gen_random_uuid()::text, 'rollback', request_id, play_id, player_id, wallet_player, stake_cents, $1, $1,
-         'pending'
+  SELECT ${UUID_V7_SQL}, 'rollback', request_id, play_id, player_id, wallet_player, stake_cents, $1, $1, 'pending'
   FROM cancelled`;
 
 /** The statements that store a batch's wallet writes, none when the batch has none. */
