@@ -34,3 +34,11 @@ export function uuidV7(nowMs: number = Date.now(), fillRandom: (bytes: Uint8Arra
   for (const byte of bytes) hex += HEX[byte];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** A version-7 UUID as written here (lowercase): what the tests check of ids made by the game, here or in SQL. */
+export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The Unix milliseconds a version-7 UUID begins with. */
+export function uuidV7Millis(id: string): number {
+  return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}

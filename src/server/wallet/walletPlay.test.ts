@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UUID_V7 } from '../../common/uuidV7.ts';
 import type { ApiError, PlayResponse, SessionResponse, AccountResponse } from '../../contract/api.ts';
 import { getFullStatement } from '../../wallet/client.ts';
 import { auditLedger } from '../ledgerAudit.ts';
@@ -112,8 +113,7 @@ describe('portal plays paid at the operator’s wallet', () => {
       .then((c) => c.bets.filter((b) => b.playId === playId));
     expect(bet).toMatchObject({ state: 'sold', requestId: lines[0]!.requestId });
     // Time-ordered ids (UUIDv7), so that both sides' indexes on them grow at their end.
-    for (const t of lines)
-      expect(t.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const t of lines) expect(t.requestId).toMatch(UUID_V7);
     await expectAuditOk();
   });
 
