@@ -228,7 +228,7 @@ let sweeper: NodeJS.Timeout | null = null;
 function sweepIdle(): void {
   const now = performance.now();
   for (const list of [...idle.values()]) {
-    for (const connection of list.filter((c) => now - c.idleSince >= IDLE_MS)) connection.end();
+    for (const connection of list.filter((c) => !c.reusable(now))) connection.end();
   }
   if (idle.size === 0 && sweeper !== null) {
     clearInterval(sweeper);
@@ -258,6 +258,11 @@ class Connection {
   /** Whether the wallet has not ended it (a half-closed one, whose close is not handled yet, would fail the call). */
   get usable(): boolean {
     return !this.socket.destroyed && this.socket.writable && !this.socket.readableEnded;
+  }
+
+  /** Idle, whether it may carry the next call at `now`: usable, and idle for less than IDLE_MS. */
+  reusable(now: number): boolean {
+    return this.usable && now - this.idleSince < IDLE_MS;
   }
 
   send(message: string, exchange: Exchange): void {
@@ -353,11 +358,11 @@ function takeIdle(key: string): Connection | null {
   const now = performance.now();
   while (list && list.length > 0) {
     const connection = list.pop()!;
-    if (connection.usable && now - connection.idleSince < IDLE_MS) {
+    if (connection.reusable(now)) {
       if (list.length === 0) idle.delete(key);
       return connection;
     }
-    connection.socket.destroy();
+    connection.end();
   }
   idle.delete(key);
   return null;
