@@ -26,3 +26,16 @@ export function processWrittenBytes(pid: number): number {
     return 0;
   }
 }
+
+/** What a process used over some stretch of time: CPU ms and bytes written to storage. */
+export interface ProcessUsage {
+  cpuMs: number;
+  writtenBytes: number;
+}
+
+/** Starts counting a process's use now; call the result at the end for what it used since. */
+export function usageFrom(pid: number): () => ProcessUsage {
+  const cpuMs = processCpuMs(pid);
+  const writtenBytes = processWrittenBytes(pid);
+  return () => ({ cpuMs: processCpuMs(pid) - cpuMs, writtenBytes: processWrittenBytes(pid) - writtenBytes });
+}

@@ -19,7 +19,7 @@ import { TEST_WALLET_SECRET } from '../src/server/testing/operatorWallet.ts';
 import { signBody, SIGNATURE_HEADER } from '../src/wallet/signature.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
 import { autocannonLoad } from './loadGenerator.ts';
-import { processCpuMs, processWrittenBytes } from './processCpu.ts';
+import { usageFrom, type ProcessUsage } from './processCpu.ts';
 import {
   CALLS_ALONE,
   CONNECTIONS,
@@ -103,48 +103,49 @@ function gameCallsAlone(stage: Stage, connections: number, durationS: number): P
   });
 }
 
+/** Each process's CPU µs and disk KiB per answered request, from what it used over the run. */
+function perRequest(used: Partial<Record<'game' | 'wallet', ProcessUsage>>, answered: number) {
+  const cpuUs: Figures['cpuUs'] = {};
+  const diskKiB: NonNullable<Figures['diskKiB']> = {};
+  for (const [part, usage] of Object.entries(used) as ['game' | 'wallet', ProcessUsage][]) {
+    cpuUs[part] = (usage.cpuMs * 1000) / answered;
+    diskKiB[part] = usage.writtenBytes / 1024 / answered;
+  }
+  return { cpuUs, diskKiB };
+}
+
 async function measureCallsAlone(stage: Stage, connections: number, durationS: number): Promise<Figures> {
-  const walletPid = stage.wallet.child.process.pid!;
-  const walletBefore = processCpuMs(walletPid);
-  const writtenBefore = processWrittenBytes(walletPid);
+  const wallet = usageFrom(stage.wallet.child.process.pid!);
   const result = await gameCallsAlone(stage, connections, durationS);
   const answered = Math.max(1, result.calls);
+  const { cpuUs, diskKiB } = perRequest({ wallet: wallet() }, answered);
   return {
     rps: result.calls / result.seconds,
     p50: result.p50,
     p99: result.p99,
     failed: result.failed,
-    cpuUs: { game: result.cpuUs / answered, wallet: ((processCpuMs(walletPid) - walletBefore) * 1000) / answered },
-    diskKiB: { wallet: (processWrittenBytes(walletPid) - writtenBefore) / 1024 / answered },
+    // The calling process's disk is not counted: it writes nothing.
+    cpuUs: { game: result.cpuUs / answered, ...cpuUs },
+    diskKiB,
   };
 }
 
 /** One run with autocannon in this process; the CPU of the game server and of the wallet from /proc. */
 async function measureHere(stage: Stage, mode: Mode, connections: number, durationS: number): Promise<Figures> {
   if (mode === CALLS_ALONE) return measureCallsAlone(stage, connections, durationS);
-  const pids = { game: stage.server.process.pid!, wallet: stage.wallet.child.process.pid! };
-  const gameBefore = processCpuMs(pids.game);
-  const walletBefore = processCpuMs(pids.wallet);
-  const writtenBefore = { game: processWrittenBytes(pids.game), wallet: processWrittenBytes(pids.wallet) };
+  const game = usageFrom(stage.server.process.pid!);
+  const wallet = usageFrom(stage.wallet.child.process.pid!);
   const result = await autocannonLoad(
     mode === 'control: wallet alone'
       ? walletAlone(stage.wallet.url, connections, durationS)
       : plays(stage.url, stage.tokens[mode], connections, durationS),
   );
-  const answered = Math.max(1, result.requests);
   return {
     rps: result.requests / (result.seconds || durationS),
     p50: result.p50,
     p99: result.p99,
     failed: result.errors + result.non2xx,
-    cpuUs: {
-      game: ((processCpuMs(pids.game) - gameBefore) * 1000) / answered,
-      wallet: ((processCpuMs(pids.wallet) - walletBefore) * 1000) / answered,
-    },
-    diskKiB: {
-      game: (processWrittenBytes(pids.game) - writtenBefore.game) / 1024 / answered,
-      wallet: (processWrittenBytes(pids.wallet) - writtenBefore.wallet) / 1024 / answered,
-    },
+    ...perRequest({ game: game(), wallet: wallet() }, Math.max(1, result.requests)),
   };
 }
 

@@ -10,7 +10,7 @@ import { TEST_WALLET_SECRET } from '../../src/server/testing/operatorWallet.ts';
 import { nextWrkTag, runWrk, WRK_SCRIPTS, wrkAvailable } from '../loadGenerator.ts';
 import { createGroups, type Groups } from '../machines/groups.ts';
 import { describeWalletPlan, planWalletQuotas, throttlingBetween, type WalletQuotaPlan } from '../machines/quotas.ts';
-import { processCpuMs } from '../processCpu.ts';
+import { usageFrom } from '../processCpu.ts';
 import type { Figures, Mode, Part } from './figures.ts';
 import { writeWalletMachinesSection } from './machinesSection.ts';
 import { takeRounds, type Timing } from './rounds.ts';
@@ -48,8 +48,8 @@ async function measureInGroups(
       ? ['-s', WRK_SCRIPTS.bets, stage.wallet.url, '--', TEST_WALLET_SECRET, BENCH_PLAYER, String(STAKE_CENTS)]
       : ['-s', WRK_SCRIPTS.plays, stage.url, '--', stage.tokens[mode], String(STAKE_CENTS)];
   target.push(String(nextWrkTag()));
-  const pids = { game: stage.server.process.pid!, wallet: stage.wallet.child.process.pid! };
-  const cpuBefore = { game: processCpuMs(pids.game), wallet: processCpuMs(pids.wallet) };
+  const game = usageFrom(stage.server.process.pid!);
+  const wallet = usageFrom(stage.wallet.child.process.pid!);
   const statsBefore = PARTS.map((part) => groups.byName[part].stat());
   const result = await runWrk(connections, durationS, target, groups.byName.loader);
   const atQuota: Partial<Record<Part, number>> = {};
@@ -63,8 +63,8 @@ async function measureInGroups(
     p99: result.p99,
     failed: result.errors + result.non2xx,
     cpuUs: {
-      game: perRequestUs(processCpuMs(pids.game) - cpuBefore.game),
-      wallet: perRequestUs(processCpuMs(pids.wallet) - cpuBefore.wallet),
+      game: perRequestUs(game().cpuMs),
+      wallet: perRequestUs(wallet().cpuMs),
       ...(result.cpuMs === null ? {} : { loader: perRequestUs(result.cpuMs) }),
     },
     atQuota,
