@@ -102,7 +102,16 @@ export async function demoSession(baseUrl: string): Promise<SessionResponse> {
 
 export const newPlayId = (): string => randomUUID();
 
-const DUMPED_TABLES = ['players', 'blocks', 'plays', 'entries', 'wallet_bets', 'wallet_outbox', 'wallet_balances'];
+/** The tables a refused request must leave as they were. */
+export const DUMPED_TABLES = [
+  'players',
+  'blocks',
+  'plays',
+  'entries',
+  'wallet_bets',
+  'wallet_outbox',
+  'wallet_balances',
+];
 
 /**
  * Every row of every table, to prove that a refused request changed nothing. Rows are sorted

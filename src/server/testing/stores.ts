@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import { PostgresStore, type PostgresStoreOptions } from '../store/postgres/postgresStore.ts';
 import type { Store, UnitSource } from '../store/types.ts';
-import { databaseDump, tempDataDir } from './harness.ts';
+import { databaseDump, DUMPED_TABLES, tempDataDir } from './harness.ts';
 import { createTestDatabase, postgresDump, postgresReachable, whileWritesFail } from './postgres.ts';
 
 /** One store under test, with what a server needs to open the same data, and a way to throw it away. */
@@ -45,17 +45,8 @@ export const sqliteKind: StoreKind = {
     return {
       store,
       env: { DATA_DIR: dataDir },
-      dump: async () =>
-        databaseDump(store, [
-          'players',
-          'blocks',
-          'plays',
-          'entries',
-          'meta',
-          'wallet_bets',
-          'wallet_outbox',
-          'wallet_balances',
-        ]),
+      // The meta table (the session key) too, as postgresDump.
+      dump: async () => databaseDump(store, [...DUMPED_TABLES, 'meta']),
       destroy: async () => {
         await close();
         fs.rmSync(dataDir, { recursive: true, force: true });
