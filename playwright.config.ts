@@ -34,7 +34,8 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never' }]],
   use: { launchOptions, baseURL, trace: 'retain-on-failure' },
   webServer: {
-    command: 'npx tsx src/server/main.ts',
+    // The Node that runs Playwright runs the server too, not whichever `node` is first on PATH.
+    command: `"${process.execPath}" --import tsx src/server/main.ts`,
     url: `${baseURL}/`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -1,11 +1,11 @@
 /**
- * `npm run bench:web`: how fast the game loads, as Lighthouse 12 sees it, next to a baseline
+ * `npm run bench:web`: how fast the game loads, as Lighthouse sees it, next to a baseline
  * revision's build measured in the same run.
  *
  * Two servers run side by side, each the README's server (`src/server/main.ts`, demo mode, a
  * fresh data dir, its own `vite build` in `dist/`): this checkout, and the tree of the
  * baseline revision (`--baseline REV` or `BENCH_BASELINE=REV`; `HEAD~1` by default), taken with
- * `git archive` and given this checkout's node_modules. Lighthouse (the pinned 12.2.3, its
+ * `git archive` and given this checkout's node_modules. Lighthouse (the version in package.json, its
  * CLI, one fresh headless Debian Chromium per run, so nothing is cached) runs 3 times per preset
  * (mobile: simulated slow 4G and a 4× slower CPU; desktop), the two builds taken in turn. The
  * medians, and the bytes on the wire by kind, go to BENCHMARKS.md (`## Web`).
@@ -15,11 +15,14 @@
  * by path, are counted for each build.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
 import { cleanUp, currentTree, materialise, spawnTreeServer, tempDir, type ServerTree } from './serverTree.ts';
+
+const LIGHTHOUSE_VERSION: string = JSON.parse(readFileSync('node_modules/lighthouse/package.json', 'utf8')).version;
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -283,7 +286,7 @@ async function main(): Promise<void> {
     '## Web',
     '',
     `\`npm run bench:web\` (\`bench/web.ts\`), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ` +
-      `Node ${process.version}, Lighthouse 12.2.3 (CLI), ${version}, headless (\`${CHROME_FLAGS.join(' ')}\`). ` +
+      `Node ${process.version}, Lighthouse ${LIGHTHOUSE_VERSION} (CLI), ${version}, headless (\`${CHROME_FLAGS.join(' ')}\`). ` +
       `Load average ${loadStart.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end (other work shares the machine's cores).`,
     '',
     `Both builds in the same run: before is revision \`${before.tree.label}\` (its tree from \`git archive\`, built with its own ` +

@@ -3,9 +3,7 @@ import type { Graphics } from 'pixi.js';
 import { SYMBOLS } from '../../rules/unit.ts';
 import { PALETTE } from './palette.ts';
 
-// Pixi reads `navigator` while loading; Node 20 has none. Geometry needs no renderer.
-(globalThis as { navigator?: unknown }).navigator ??= { userAgent: 'node' };
-const { createPipingTip, createSprinkle, createSymbol } = await import('./symbols.ts');
+import { createPipingTip, createSprinkle, createSymbol } from './symbols.ts';
 
 describe('createSymbol', () => {
   for (const symbol of SYMBOLS) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CUE_SETTINGS, CueThrottle, MUTED_STORAGE_KEY, SOUND_CUES, readMuted, writeMuted } from './cues.ts';
 
-/** A Storage kept in memory: Node 20 has no localStorage. */
+/** A Storage kept in memory: Node 24 has localStorage only behind `--localstorage-file`. */
 class MemoryStorage implements Storage {
   private readonly items = new Map<string, string>();
   get length() {
