@@ -3,21 +3,7 @@ import type { PlayResponse } from '../contract/api.ts';
 import { STAKES_CENTS } from '../rules/index.ts';
 import { writeLedgerAuditRecord } from './ledgerAuditRecord.ts';
 import { call, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
-
-/** A metric's value in Prometheus' text format: the line `name{labels} value`, labels as written. */
-function sample(text: string, name: string, labels = ''): number | undefined {
-  const prefix = labels ? `${name}{${labels}} ` : `${name} `;
-  const line = text.split('\n').find((l) => l.startsWith(prefix));
-  if (line === undefined) return undefined;
-  const value = line.slice(prefix.length);
-  return value === '+Inf' ? Infinity : Number(value);
-}
-
-async function scrape(server: TestServer): Promise<string> {
-  const response = await fetch(server.metricsUrl!);
-  expect(response.status).toBe(200);
-  return response.text();
-}
+import { sample, scrape } from './testing/metricsText.ts';
 
 describe('the metrics operations alert on', () => {
   let server: TestServer;

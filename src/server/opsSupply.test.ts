@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StakeCents } from '../rules/index.ts';
@@ -8,14 +7,9 @@ import type { BlockRecord } from './store/types.ts';
 import { SupplySampler, supplyForecast, unitsSoldByCursor, type SupplyForecast } from './supply.ts';
 import { testLibrary } from './testing/blockCache.ts';
 import { addTestBlocks, newPlayId, tempDataDir } from './testing/harness.ts';
+import { runOps } from './testing/opsCli.ts';
 
-function ops(env: Record<string, string>, ...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-}
+const ops = runOps;
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -27,15 +27,22 @@ export interface MetricSources {
   clock: () => Date;
 }
 
-/** A scrape's gauges share one read of the same thing (they are collected together). */
-const SHARED_READ_MS = 250;
-
+/**
+ * One read shared by the gauges of a scrape: prom-client starts every gauge's collect in the
+ * same tick, so they all join the read in flight; the next scrape reads again.
+ */
 function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
-  let last: { at: number; value: Promise<T> } | null = null;
+  let inFlight: Promise<T> | null = null;
   return () => {
-    const now = performance.now();
-    if (!last || now - last.at > SHARED_READ_MS) last = { at: now, value: read() };
-    return last.value;
+    if (!inFlight) {
+      const reading = read();
+      inFlight = reading;
+      reading.then(
+        () => (inFlight = null),
+        () => (inFlight = null),
+      );
+    }
+    return inFlight;
   };
 }
 
