@@ -1,13 +1,21 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
 /** The Prometheus server on PATH (Debian's `prometheus` package), or null. */
 export function prometheusBinary(): string | null {
-  const found = spawnSync('sh', ['-c', 'command -v prometheus'], { encoding: 'utf8' });
-  const bin = found.stdout.trim();
-  return found.status === 0 && bin ? bin : null;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const bin = path.join(dir, 'prometheus');
+    try {
+      fs.accessSync(bin, fs.constants.X_OK);
+      if (fs.statSync(bin).isFile()) return bin;
+    } catch {
+      // Not in this directory.
+    }
+  }
+  return null;
 }
 
 /** A port free on loopback now (for a service whose port must stay the same across restarts). */
