@@ -12,6 +12,7 @@ import {
   type WalletCall,
 } from '../wallet/index.ts';
 import { CallQueue } from './callQueue.ts';
+import { walletMetrics } from './metrics.ts';
 import { loadFaultSettings, WalletConfigError } from './config.ts';
 import { FaultPlan, NO_FAULTS, type FaultSettings } from './faults.ts';
 import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT, type AdminResult, type WalletLedger } from './ledger.ts';
@@ -111,6 +112,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     });
     response.end(raw);
   }
+  const metrics = walletMetrics();
   const sendJson = (response: http.ServerResponse, status: number, body: object) =>
     send(response, status, JSON.stringify(body));
   const badRequest = (response: http.ServerResponse, reason: string) =>
@@ -270,6 +272,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       const url = new URL(target, 'http://wallet.invalid');
       const path = url.pathname;
       if (path === '/health') return sendJson(response, 200, { status: 'OK' });
+      if (path === '/metrics') return metrics(response);
       if (!verifySignature(secret, target, request.headers[SIGNATURE_HEADER_LOWER])) {
         return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
       }
