@@ -25,11 +25,11 @@ const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
 const UNIX_SECONDS = /^[0-9]{1,12}$/;
 
 /** The message's headers as they are sent: the timestamp, the signature and which key made it. */
-export interface SignedHeaders {
+export type SignedHeaders = {
   [TIMESTAMP_HEADER]: string;
   [SIGNATURE_HEADER]: string;
   [KEY_ID_HEADER]: string;
-}
+};
 
 /** Now in whole unix seconds, as a timestamp header carries it. */
 export function unixSeconds(now: number = Date.now()): number {
