@@ -112,13 +112,6 @@ export function walletPool(origin: string, settings: PoolSettings = { connection
   return pool;
 }
 
-/** Closes every pool (their idle connections; calls in progress finish first). */
-export async function closeWalletPools(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.all(all.map((pool) => pool.close()));
-}
-
 /** Whether the connection was ended for what came after an answer: bytes no call asked for. */
 function endedForExtraBytes(socket: Duplex | null | undefined): boolean {
   if (!socket?.destroyed) return false;
@@ -212,9 +205,9 @@ export function send(origin: string, request: TransportRequest, settings?: PoolS
         path: request.path,
         headers: request.headers,
         body: request.body ?? null,
-        // The call's own timer bounds it; these only keep undici's from firing first.
-        headersTimeout: request.timeoutMs + 1000,
-        bodyTimeout: request.timeoutMs + 1000,
+        // The call's own timer bounds it, from the call to the last byte: undici's are off.
+        headersTimeout: 0,
+        bodyTimeout: 0,
       },
       exchange,
     );
