@@ -202,7 +202,7 @@ export default tseslint.config(
       'gsap',
       'howler',
     ],
-    'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*).',
+    'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*) and undici.',
   ),
   layer(
     ['src/durability/**'],

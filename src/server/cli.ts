@@ -116,7 +116,7 @@ async function run(args: string[]): Promise<number> {
       if (Number.isNaN(period.from.getTime()) || Number.isNaN(period.to.getTime()) || period.to <= period.from) {
         throw new UsageError('--from and --to must be ISO 8601 times, --to after --from');
       }
-      if (!config.wallet) throw new UsageError('WALLET_URL and WALLET_SECRET are not set');
+      if (!config.wallet) throw new UsageError('WALLET_URL and WALLET_SECRETS (or WALLET_SECRET) are not set');
       const store = await openStore(config, new BlockLibrary());
       try {
         return await reconcileCommand(store, config.wallet, period, rest.includes('--json'), console.log);
