@@ -50,9 +50,9 @@ export interface PlayRecord {
   createdAt: string;
 }
 
-/** Reads a block's units; the store asks for them inside the play's transaction. */
+/** Reads a block's units; the store asks for them inside the play's transaction, with the sale's time. */
 export interface UnitSource {
-  unitAt(block: Pick<BlockRecord, 'id' | 'filePath'>, position: number): Unit;
+  unitAt(block: Pick<BlockRecord, 'id' | 'filePath'>, position: number, soldAt?: Date): Unit;
 }
 
 /**
