@@ -9,10 +9,14 @@ import { logMigrations, logMigrationsTableSql, POSTGRES_LOG, SQLITE_LOG, type Lo
 
 /**
  * Where the log lives: the blocks' own database, on a connection of its own (SQLite: a
- * second connection to the file, every commit fsynced; PostgreSQL: a small pool). Appends
- * run one at a time across every instance and process: SQLite's write lock (BEGIN
- * IMMEDIATE), PostgreSQL's transaction-scoped advisory lock. Reads take no lock: entries
- * and heads are only ever added.
+ * second connection to the file, every commit fsynced; PostgreSQL: a small pool). Reads
+ * take no lock: entries and heads are only ever added. An append is planned from what it
+ * reads, then written only if the log is still as the plan read it, one at a time across
+ * every instance and process: PostgreSQL plans and writes under a transaction-scoped
+ * advisory lock; SQLite plans without a lock and writes in one synchronous IMMEDIATE
+ * transaction that checks the log's size and newest head first, planning again if another
+ * process appended meanwhile (a SQLite write lock held across awaits would block the
+ * store's own connection in this process, and the event loop with it).
  */
 
 export type EntryKind = 'commitment' | 'seed';
@@ -60,12 +64,55 @@ function toEntry(row: EntryRow): StoredEntry {
   return { index: Number(row.idx), kind: row.kind, blockId: row.block_id, data: row.data };
 }
 
+const SIZE_SQL = 'SELECT MAX(idx) + 1 AS n FROM transparency_entries';
+const LATEST_HEAD_SQL = `SELECT ${HEAD_COLUMNS} FROM transparency_heads ORDER BY timestamp_ms DESC LIMIT 1`;
+const INSERT_ENTRY_SQL =
+  'INSERT INTO transparency_entries (idx, kind, block_id, data, leaf_hash, timestamp_ms) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT_HEAD_SQL = 'INSERT INTO transparency_heads (timestamp_ms, tree_size, root_hash, signature) VALUES (?, ?, ?, ?)';
+const INSERT_KEY_SQL = 'INSERT INTO transparency_key (id, public_key) VALUES (1, ?) ON CONFLICT (id) DO NOTHING';
+const KEY_SQL = 'SELECT public_key FROM transparency_key WHERE id = 1';
+
+export interface NewEntry {
+  index: number;
+  kind: EntryKind;
+  blockId: string;
+  data: string;
+  leafHash: Uint8Array;
+  timestamp: number;
+}
+
+/** What an append writes, and the log as it was read to plan it. */
+export interface LogWrite<T> {
+  /** Entries in the log when planned. */
+  size: number;
+  /** The newest head's time when planned (null: none). */
+  latestHeadTime: number | null;
+  /** The log's key, recorded if none is, and checked (LogKeyMismatchError). */
+  publicKey?: string;
+  entry?: NewEntry;
+  head?: SignedTreeHead;
+  result: T;
+}
+
+export class LogKeyMismatchError extends Error {}
+
+const entryParams = (e: NewEntry) => [e.index, e.kind, e.blockId, e.data, Buffer.from(e.leafHash), e.timestamp];
+const headParams = (h: SignedTreeHead) => [h.timestamp, h.treeSize, h.rootHash, h.signature];
+
+function checkKey(wanted: string, known: string | undefined): void {
+  if (known !== wanted) {
+    throw new LogKeyMismatchError(
+      `the log is signed with the key ${known}; this server's key is ${wanted} (TRANSPARENCY_KEY or its file)`,
+    );
+  }
+}
+
 /** The log's queries, on any connection. */
 export class LogQueries {
   constructor(private readonly sql: LogSql) {}
 
   async size(): Promise<number> {
-    const [row] = await this.sql.rows<{ n: number | string | null }>('SELECT MAX(idx) + 1 AS n FROM transparency_entries');
+    const [row] = await this.sql.rows<{ n: number | string | null }>(SIZE_SQL);
     return Number(row?.n ?? 0);
   }
 
@@ -103,17 +150,8 @@ export class LogQueries {
     return new Set(rows.map((row) => row.block_id));
   }
 
-  async insertEntry(index: number, kind: EntryKind, blockId: string, data: string, leafHash: Uint8Array, timestamp: number) {
-    await this.sql.run(
-      'INSERT INTO transparency_entries (idx, kind, block_id, data, leaf_hash, timestamp_ms) VALUES (?, ?, ?, ?, ?, ?)',
-      [index, kind, blockId, data, Buffer.from(leafHash), timestamp],
-    );
-  }
-
   async latestHead(): Promise<SignedTreeHead | null> {
-    const [row] = await this.sql.rows<HeadRow>(
-      `SELECT ${HEAD_COLUMNS} FROM transparency_heads ORDER BY timestamp_ms DESC LIMIT 1`,
-    );
+    const [row] = await this.sql.rows<HeadRow>(LATEST_HEAD_SQL);
     return row ? toHead(row) : null;
   }
 
@@ -135,28 +173,26 @@ export class LogQueries {
     return row ? toHead(row) : null;
   }
 
-  async insertHead(head: SignedTreeHead): Promise<void> {
-    await this.sql.run(
-      'INSERT INTO transparency_heads (timestamp_ms, tree_size, root_hash, signature) VALUES (?, ?, ?, ?)',
-      [head.timestamp, head.treeSize, head.rootHash, head.signature],
-    );
-  }
-
-  async publicKey(): Promise<string | null> {
-    const [row] = await this.sql.rows<{ public_key: string }>('SELECT public_key FROM transparency_key WHERE id = 1');
-    return row?.public_key ?? null;
-  }
-
-  async setPublicKey(publicKey: string): Promise<void> {
-    await this.sql.run('INSERT INTO transparency_key (id, public_key) VALUES (1, ?)', [publicKey]);
+  /** Writes what `plan` decided; the caller checked that the log is still as planned. */
+  async write(plan: LogWrite<unknown>): Promise<void> {
+    if (plan.publicKey !== undefined) {
+      await this.sql.run(INSERT_KEY_SQL, [plan.publicKey]);
+      const [row] = await this.sql.rows<{ public_key: string }>(KEY_SQL);
+      checkKey(plan.publicKey, row?.public_key);
+    }
+    if (plan.entry) await this.sql.run(INSERT_ENTRY_SQL, entryParams(plan.entry));
+    if (plan.head) await this.sql.run(INSERT_HEAD_SQL, headParams(plan.head));
   }
 }
 
 export interface LogStorage {
   /** Reads, with no lock. */
   read<T>(work: (log: LogQueries) => Promise<T>): Promise<T>;
-  /** One transaction holding the log's append lock: no other instance or process appends meanwhile. */
-  append<T>(work: (log: LogQueries) => Promise<T>): Promise<T>;
+  /**
+   * Plans an append from the log as `plan` reads it, and writes it as one transaction only
+   * while no other append came between: the plan runs again if one did.
+   */
+  append<T>(plan: (log: LogQueries) => Promise<LogWrite<T>>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -217,19 +253,30 @@ export class SqliteLogStorage implements LogStorage {
     return work(this.queries);
   }
 
-  append<T>(work: (log: LogQueries) => Promise<T>): Promise<T> {
+  append<T>(plan: (log: LogQueries) => Promise<LogWrite<T>>): Promise<T> {
     return this.turns.run(async () => {
-      // IMMEDIATE: the file's write lock, across processes (the ops command appends too).
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const value = await work(this.queries);
-        this.db.exec('COMMIT');
-        return value;
-      } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw error;
+      for (;;) {
+        const planned = await plan(this.queries);
+        if (this.writeIfUnchanged(planned)) return planned.result;
       }
     });
+  }
+
+  /** One synchronous IMMEDIATE transaction (the file's write lock, across processes): false if the log moved. */
+  private writeIfUnchanged(plan: LogWrite<unknown>): boolean {
+    if (plan.entry === undefined && plan.head === undefined && plan.publicKey === undefined) return true;
+    return this.db.transaction(() => {
+      const size = Number((this.db.prepare(SIZE_SQL).get() as { n: number | null }).n ?? 0);
+      const latest = this.db.prepare(LATEST_HEAD_SQL).get() as HeadRow | undefined;
+      if (size !== plan.size || (latest ? Number(latest.timestamp_ms) : null) !== plan.latestHeadTime) return false;
+      if (plan.publicKey !== undefined) {
+        this.db.prepare(INSERT_KEY_SQL).run(plan.publicKey);
+        checkKey(plan.publicKey, (this.db.prepare(KEY_SQL).get() as { public_key: string } | undefined)?.public_key);
+      }
+      if (plan.entry) this.db.prepare(INSERT_ENTRY_SQL).run(...entryParams(plan.entry));
+      if (plan.head) this.db.prepare(INSERT_HEAD_SQL).run(...headParams(plan.head));
+      return true;
+    }).immediate();
   }
 
   async close(): Promise<void> {
@@ -299,17 +346,19 @@ export class PostgresLogStorage implements LogStorage {
     return work(new LogQueries(onClient(this.pool)));
   }
 
-  append<T>(work: (log: LogQueries) => Promise<T>): Promise<T> {
+  append<T>(plan: (log: LogQueries) => Promise<LogWrite<T>>): Promise<T> {
     return this.turns.run(async () => {
       const client = await this.pool.connect();
       try {
         await client.query('BEGIN');
-        // Held to COMMIT: appends of every instance run one after the other.
+        // Held to COMMIT: appends of every instance run one after the other, so the plan stands.
         await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
-        const value = await work(new LogQueries(onClient(client)));
+        const queries = new LogQueries(onClient(client));
+        const planned = await plan(queries);
+        await queries.write(planned);
         await client.query('COMMIT');
         client.release();
-        return value;
+        return planned.result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
         client.release(true);

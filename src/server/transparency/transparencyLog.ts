@@ -11,7 +11,7 @@ import {
   type SignedTreeHead,
   type TicketLog,
 } from '../../transparency/index.ts';
-import type { EntryKind, LogQueries, LogStorage, StoredEntry } from './logStorage.ts';
+import type { EntryKind, LogQueries, LogStorage, LogWrite, StoredEntry } from './logStorage.ts';
 import type { LogSigningKey } from './signingKey.ts';
 
 /** The log's SHA-256: node:crypto's. */
@@ -32,7 +32,7 @@ export interface CommittedBlock {
   seedHash: string;
 }
 
-export class LogKeyMismatchError extends Error {}
+export { LogKeyMismatchError } from './logStorage.ts';
 
 /**
  * The transparency log (docs/fairness.md, "The log"): an append-only RFC 9162 tree of
@@ -66,14 +66,10 @@ export class TransparencyLog {
   ): Promise<TransparencyLog> {
     const log = new TransparencyLog(storage, key, options.clock ?? (() => new Date()), options.headSeconds * 1000);
     await storage.append(async (q) => {
-      const known = await q.publicKey();
-      if (known === null) await q.setPublicKey(key.publicKey);
-      else if (known !== key.publicKey) {
-        throw new LogKeyMismatchError(
-          `the log is signed with the key ${known}; this server's key is ${key.publicKey} (TRANSPARENCY_KEY or its file)`,
-        );
-      }
-      if ((await q.latestHead()) === null) await log.signNewHead(q, 0);
+      const latest = await q.latestHead();
+      const plan = { ...(await log.planHead(q, latest)), publicKey: key.publicKey };
+      // A log with a head already keeps it: only the key is checked.
+      return latest === null ? plan : { ...plan, head: undefined };
     });
     return log;
   }
@@ -113,26 +109,34 @@ export class TransparencyLog {
   }
 
   private appendOnce(kind: EntryKind, blockId: string, entryAt: (timestamp: number) => string): Promise<LoggedEntry> {
-    return this.storage.append(async (q) => {
+    return this.storage.append(async (q): Promise<LogWrite<LoggedEntry>> => {
+      // Read in this order: the write checks that the size and the newest head have not moved,
+      // so an entry that another append wrote after these reads cannot be missed here.
+      const latest = await q.latestHead();
+      const index = await q.size();
       const known = await q.entryOf(kind, blockId);
       if (known) {
         const head = await q.firstHeadOfSize(known.index + 1);
         if (!head) throw new Error(`log entry ${known.index} is in no signed head`);
-        return { index: known.index, head };
+        return { size: index, latestHeadTime: latest?.timestamp ?? null, result: { index: known.index, head } };
       }
-      const index = await q.size();
       const leaves = await this.leavesUpTo(q, index);
-      const timestamp = this.nextTimestamp(await q.latestHead());
+      const timestamp = this.nextTimestamp(latest);
       const data = entryAt(timestamp);
-      const leaf = logLeafHash(nodeSha256, entryBytes(data));
-      await q.insertEntry(index, kind, blockId, data, leaf, timestamp);
+      const leafHash = logLeafHash(nodeSha256, entryBytes(data));
+      // The entry's head, signed in the same transaction: a logged entry is always in a signed head.
       const head = this.key.sign({
         treeSize: index + 1,
         timestamp,
-        rootHash: toHex(logRoot(nodeSha256, [...leaves.slice(0, index), leaf])),
+        rootHash: toHex(logRoot(nodeSha256, [...leaves.slice(0, index), leafHash])),
       });
-      await q.insertHead(head);
-      return { index, head };
+      return {
+        size: index,
+        latestHeadTime: latest?.timestamp ?? null,
+        entry: { index, kind, blockId, data, leafHash, timestamp },
+        head,
+        result: { index, head },
+      };
     });
   }
 
@@ -141,22 +145,25 @@ export class TransparencyLog {
    * instance may call it: one of them signs). Returns the newest head.
    */
   signHeadIfDue(): Promise<SignedTreeHead> {
-    return this.storage.append(async (q) => {
+    return this.storage.append(async (q): Promise<LogWrite<SignedTreeHead>> => {
       const latest = await q.latestHead();
-      if (latest && this.clock().getTime() - latest.timestamp < this.headPeriodMs) return latest;
-      return this.signNewHead(q, await q.size(), latest);
+      if (latest && this.clock().getTime() - latest.timestamp < this.headPeriodMs) {
+        return { size: latest.treeSize, latestHeadTime: latest.timestamp, result: latest };
+      }
+      return this.planHead(q, latest);
     });
   }
 
-  private async signNewHead(q: LogQueries, size: number, latest: SignedTreeHead | null = null): Promise<SignedTreeHead> {
+  /** A new head over the log as `q` sees it. */
+  private async planHead(q: LogQueries, latest: SignedTreeHead | null): Promise<LogWrite<SignedTreeHead>> {
+    const size = await q.size();
     const leaves = await this.leavesUpTo(q, size);
     const head = this.key.sign({
       treeSize: size,
       timestamp: this.nextTimestamp(latest),
       rootHash: toHex(logRoot(nodeSha256, leaves, size)),
     });
-    await q.insertHead(head);
-    return head;
+    return { size, latestHeadTime: latest?.timestamp ?? null, head, result: head };
   }
 
   /** Heads' times only grow, one millisecond at least, whichever instance signs (clocks differ a little). */
