@@ -18,7 +18,8 @@ import { createTestDatabase, postgresReachable, type TestDatabase } from '../tes
 import { PostgresLogStorage, SqliteLogStorage, type LogStorage } from './logStorage.ts';
 import { BlockPublication } from './publication.ts';
 import { LogSigningKey } from './signingKey.ts';
-import { LogKeyMismatchError, nodeSha256, TransparencyLog, type CommittedBlock } from './transparencyLog.ts';
+import { nodeSha256 } from '../../transparency/nodeSha256.ts';
+import { LogKeyMismatchError, TransparencyLog, type CommittedBlock } from './transparencyLog.ts';
 
 const KEY = LogSigningKey.fromText('11'.repeat(32), 'a test key');
 const OTHER_KEY = LogSigningKey.fromText('22'.repeat(32), 'another test key');

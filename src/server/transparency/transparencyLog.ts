@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { toHex } from '../../proofs/index.ts';
 import {
   consistencyProof,
@@ -11,11 +10,10 @@ import {
   type SignedTreeHead,
   type TicketLog,
 } from '../../transparency/index.ts';
+import { nodeSha256 } from '../../transparency/nodeSha256.ts';
 import type { EntryKind, LogQueries, LogStorage, LogWrite, StoredEntry } from './logStorage.ts';
 import type { LogSigningKey } from './signingKey.ts';
 
-/** The log's SHA-256: node:crypto's. */
-export const nodeSha256 = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());
 
 /** An entry and the first head whose tree holds it. */
 export interface LoggedEntry {

@@ -23,7 +23,7 @@ import {
 } from '../../transparency/index.ts';
 import { testBlocks } from '../testing/blockCache.ts';
 import { call, demoSession, newPlayId, startTestServer, type TestServer } from '../testing/harness.ts';
-import { nodeSha256 } from './transparencyLog.ts';
+import { nodeSha256 } from '../../transparency/nodeSha256.ts';
 
 let s: TestServer;
 beforeAll(async () => {
