@@ -6,6 +6,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { formatSalesReport, salesReport } from './salesReport.ts';
 import { openStore } from './store/openStore.ts';
+import { openTransparencyLog } from './transparency/openLog.ts';
+import { BlockPublication } from './transparency/publication.ts';
 import { backupSqliteDatabase } from './store/sqlite/backup.ts';
 import { SQLITE_FILE_NAME } from './store/sqlite/sqliteStore.ts';
 import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
@@ -25,6 +27,8 @@ const USAGE = `usage: tsx src/server/cli.ts <command>
   report [--json]          per stake: blocks, units sold and left, lots paid by tier next to the
                            regulation's table for the units sold, payout so far
   backup FILE              a consistent copy of the SQLite database, taken while the server sells
+  blocks close BLOCK       ends a block's sale (its remaining units are never sold) and reveals its
+                           seed in the transparency log; BLOCK: its id, or the first 16+ hex digits
 The data directory is DATA_DIR (default ./data).`;
 
 /** The longest closed message accepted: a sentence or two on the player's screen. */
@@ -170,6 +174,35 @@ async function run(args: string[]): Promise<number> {
       console.log(
         `the block files it names stay in ${path.join(config.dataDir, 'blocks')}: copy them once (they never change)`,
       );
+      return 0;
+    }
+    case 'blocks': {
+      const [action, prefix] = rest;
+      if (action !== 'close' || !prefix || rest.length !== 2) throw new UsageError('blocks close BLOCK');
+      if (!/^[0-9a-f]{16,64}$/.test(prefix)) throw new UsageError('BLOCK is a block id: 16 to 64 hex digits');
+      const library = new BlockLibrary();
+      const log = await openTransparencyLog(config);
+      const publication = new BlockPublication(library, log);
+      const store = await openStore(config, publication);
+      try {
+        const matches = (await store.listBlocks()).filter((block) => block.id.startsWith(prefix));
+        if (matches.length !== 1) {
+          throw new UsageError(matches.length === 0 ? `no block ${prefix}` : `${prefix} names ${matches.length} blocks`);
+        }
+        const block = matches[0]!;
+        // Logged first if it never was (closed before it was reached): a seed follows its commitment.
+        await publication.publish(block);
+        const closed = (await store.closeBlock(block.id))!;
+        const revealed = await publication.revealSeeds([closed]);
+        console.log(
+          `block ${block.id}: closed at ${closed.nextPosition} of ${closed.count} units sold; ` +
+            (revealed > 0 ? 'its seed is in the transparency log' : 'its seed was in the transparency log already'),
+        );
+      } finally {
+        await store.close();
+        await log.close();
+        await library.close();
+      }
       return 0;
     }
     default:

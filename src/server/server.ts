@@ -8,10 +8,8 @@ import { serveMetrics } from './metrics/metricsServer.ts';
 import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
 import { HeadScheduler } from './transparency/headScheduler.ts';
-import { openLogStorage } from './transparency/logStorage.ts';
+import { openTransparencyLog } from './transparency/openLog.ts';
 import { BlockPublication } from './transparency/publication.ts';
-import { LogSigningKey } from './transparency/signingKey.ts';
-import { TransparencyLog } from './transparency/transparencyLog.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -125,18 +123,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await scheduler?.stop();
     await store.close();
     await transparency.close();
-    throw error;
-  }
-}
-
-/** The transparency log in the blocks' database, signed with the configured key (docs/fairness.md). */
-export async function openTransparencyLog(config: ServerConfig): Promise<TransparencyLog> {
-  const key = LogSigningKey.load(config.transparency, config.dataDir);
-  const storage = await openLogStorage(config);
-  try {
-    return await TransparencyLog.open(storage, key, { headSeconds: config.transparency.headSeconds });
-  } catch (error) {
-    await storage.close();
     throw error;
   }
 }

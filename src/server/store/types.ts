@@ -251,6 +251,8 @@ export interface Store {
 
   /** Test mode and operations: a ledger adjustment against house:adjustments. */
   setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null>;
+  /** Ends a block's sale: its remaining units are never sold. Null: no such block. */
+  closeBlock(blockId: string): Promise<BlockRecord | null>;
   /** Test mode: closes every block of a stake. */
   closeBlocksOfStake(stakeCents: StakeCents): Promise<void>;
   /** Tests only: moves a block's cursor (real blocks always sell from 0 to the end). */
