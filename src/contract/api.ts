@@ -271,7 +271,10 @@ export type PlayIdParams = Static<typeof PlayIdParamsSchema>;
 
 export const LogEntriesQuerySchema = Type.Object({ start: LogNumber, end: LogNumber }, { additionalProperties: false });
 export type LogEntriesQuery = Static<typeof LogEntriesQuerySchema>;
-export const LogInclusionQuerySchema = Type.Object({ index: LogNumber, size: LogNumber }, { additionalProperties: false });
+export const LogInclusionQuerySchema = Type.Object(
+  { index: LogNumber, size: LogNumber },
+  { additionalProperties: false },
+);
 export type LogInclusionQuery = Static<typeof LogInclusionQuerySchema>;
 export const LogConsistencyQuerySchema = Type.Object(
   { first: LogNumber, second: LogNumber },

@@ -187,7 +187,9 @@ async function run(args: string[]): Promise<number> {
       try {
         const matches = (await store.listBlocks()).filter((block) => block.id.startsWith(prefix));
         if (matches.length !== 1) {
-          throw new UsageError(matches.length === 0 ? `no block ${prefix}` : `${prefix} names ${matches.length} blocks`);
+          throw new UsageError(
+            matches.length === 0 ? `no block ${prefix}` : `${prefix} names ${matches.length} blocks`,
+          );
         }
         const block = matches[0]!;
         // Logged first if it never was (closed before it was reached): a seed follows its commitment.

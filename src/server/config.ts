@@ -235,7 +235,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
 function transparency(env: Env, cwd: string): TransparencySettings {
   const key = read(env, 'TRANSPARENCY_KEY') ?? null;
   const keyFile = read(env, 'TRANSPARENCY_KEY_FILE');
-  if (key !== null && keyFile !== undefined) throw new ConfigError('set TRANSPARENCY_KEY or TRANSPARENCY_KEY_FILE, not both');
+  if (key !== null && keyFile !== undefined)
+    throw new ConfigError('set TRANSPARENCY_KEY or TRANSPARENCY_KEY_FILE, not both');
   return {
     key,
     keyFile: keyFile === undefined ? null : path.resolve(cwd, keyFile),

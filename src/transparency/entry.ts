@@ -59,10 +59,24 @@ export function parseEntry(text: unknown): LogEntry | null {
     const stakeCents = number(stake);
     const units = number(count);
     const timestamp = number(time);
-    if (!DIGEST.test(blockId!) || (pool !== 'real' && pool !== 'demo') || !DIGEST.test(root!) || !DIGEST.test(seedHash!))
+    if (
+      !DIGEST.test(blockId!) ||
+      (pool !== 'real' && pool !== 'demo') ||
+      !DIGEST.test(root!) ||
+      !DIGEST.test(seedHash!)
+    )
       return null;
     if (stakeCents === null || units === null || units < 1 || timestamp === null) return null;
-    return { kind: 'commitment', blockId: blockId!, pool, stakeCents, count: units, root: root!, seedHash: seedHash!, timestamp };
+    return {
+      kind: 'commitment',
+      blockId: blockId!,
+      pool,
+      stakeCents,
+      count: units,
+      root: root!,
+      seedHash: seedHash!,
+      timestamp,
+    };
   }
   if (fields[1] === 'seed' && fields.length === 5) {
     const [, , blockId, seed, time] = fields as [string, ...string[]];

@@ -50,8 +50,15 @@ export async function verifyHeadSignature(head: SignedTreeHead, publicKeyHex: st
   if (!key || key.length !== 32 || !signature || signature.length !== 64) return false;
   try {
     // Copied into views of plain ArrayBuffers, the only kind WebCrypto's types take.
-    const imported = await globalThis.crypto.subtle.importKey('raw', new Uint8Array(key), { name: 'Ed25519' }, false, ['verify']);
-    return await globalThis.crypto.subtle.verify({ name: 'Ed25519' }, imported, new Uint8Array(signature), new Uint8Array(headSigningInput(head)));
+    const imported = await globalThis.crypto.subtle.importKey('raw', new Uint8Array(key), { name: 'Ed25519' }, false, [
+      'verify',
+    ]);
+    return await globalThis.crypto.subtle.verify(
+      { name: 'Ed25519' },
+      imported,
+      new Uint8Array(signature),
+      new Uint8Array(headSigningInput(head)),
+    );
   } catch {
     return false;
   }

@@ -2,16 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../proofs/hex.ts';
 import { sha256 as pureSha256 } from '../proofs/sha256.ts';
-import {
-  consistencyProof,
-  inclusionPath,
-  logLeafHash,
-  logRoot,
-  verifyConsistency,
-  verifyInclusion,
-} from './merkle.ts';
+import { consistencyProof, inclusionPath, logLeafHash, logRoot, verifyConsistency, verifyInclusion } from './merkle.ts';
 import { nodeSha256 as sha256 } from './nodeSha256.ts';
-
 
 // The test vectors of RFC 6962's reference code (certificate-transparency, merkle_tree_test):
 // RFC 9162 keeps the same tree and hashing.

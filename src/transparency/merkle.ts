@@ -51,12 +51,7 @@ export function logRoot(hash: Sha256, leaves: readonly Uint8Array[], size = leav
 }
 
 /** PATH(index, D[size]): the inclusion proof of leaf `index` in the tree of the first `size` leaves. */
-export function inclusionPath(
-  hash: Sha256,
-  leaves: readonly Uint8Array[],
-  index: number,
-  size: number,
-): Uint8Array[] {
+export function inclusionPath(hash: Sha256, leaves: readonly Uint8Array[], index: number, size: number): Uint8Array[] {
   if (!Number.isInteger(size) || size < 1 || size > leaves.length) throw new RangeError(`no tree of size ${size}`);
   if (!Number.isInteger(index) || index < 0 || index >= size) throw new RangeError(`no leaf ${index} in ${size}`);
   const path: Uint8Array[] = [];
@@ -83,8 +78,10 @@ export function consistencyProof(
   first: number,
   second: number,
 ): Uint8Array[] {
-  if (!Number.isInteger(second) || second < 0 || second > leaves.length) throw new RangeError(`no tree of size ${second}`);
-  if (!Number.isInteger(first) || first < 0 || first > second) throw new RangeError(`no tree of size ${first} in ${second}`);
+  if (!Number.isInteger(second) || second < 0 || second > leaves.length)
+    throw new RangeError(`no tree of size ${second}`);
+  if (!Number.isInteger(first) || first < 0 || first > second)
+    throw new RangeError(`no tree of size ${first} in ${second}`);
   if (first === 0 || first === second) return [];
   const proof: Uint8Array[] = [];
   const sub = (m: number, from: number, to: number, whole: boolean): void => {

@@ -56,8 +56,10 @@ function logShapeProblem(log: Partial<TicketLog> | null | undefined): string | n
   if (!Number.isSafeInteger(log.index) || log.index! < 0) return 'the log index is not a whole number';
   if (typeof log.entry !== 'string') return 'the log entry is not text';
   if (!isSignedTreeHead(log.head)) return 'the head is not a signed tree head';
-  if (!Array.isArray(log.inclusion) || !log.inclusion.every(isDigestHex)) return 'the inclusion proof is not hex hashes';
-  if (typeof log.publicKey !== 'string' || !/^[0-9a-f]{64}$/.test(log.publicKey)) return 'the public key is not 32 bytes of hex';
+  if (!Array.isArray(log.inclusion) || !log.inclusion.every(isDigestHex))
+    return 'the inclusion proof is not hex hashes';
+  if (typeof log.publicKey !== 'string' || !/^[0-9a-f]{64}$/.test(log.publicKey))
+    return 'the public key is not 32 bytes of hex';
   return null;
 }
 

@@ -2,7 +2,10 @@
 
 export class UsageError extends Error {}
 
-export function parse(args: string[], allowed: readonly string[]): { positional: string[]; options: Map<string, string> } {
+export function parse(
+  args: string[],
+  allowed: readonly string[],
+): { positional: string[]; options: Map<string, string> } {
   const positional: string[] = [];
   const options = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {

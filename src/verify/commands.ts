@@ -66,7 +66,12 @@ async function ticket(args: string[], out: (line: string) => void): Promise<numb
     }
     seen = parsed;
   }
-  const verdict = await verifyLoggedTicket(proof.value, { publishedRoot: root, trustedKey: key, seen, sha256: nodeSha256 });
+  const verdict = await verifyLoggedTicket(proof.value, {
+    publishedRoot: root,
+    trustedKey: key,
+    seen,
+    sha256: nodeSha256,
+  });
   for (const check of verdict.checks) out(`${check.ok ? '✓' : '✗'} ${check.name}: ${check.detail}`);
   if (!verdict.ok) {
     out('NOT VERIFIED');

@@ -86,7 +86,8 @@ function writeState(file: string, state: MonitorState): void {
 
 /** A seed entry's block regenerated: its root, or why not. */
 function regeneratedRoot(block: LoggedBlock, seed: string): string {
-  if (!isStakeCents(block.stakeCents)) throw new MonitorFailure(`a block of ${block.stakeCents} cents cannot be regenerated`);
+  if (!isStakeCents(block.stakeCents))
+    throw new MonitorFailure(`a block of ${block.stakeCents} cents cannot be regenerated`);
   const regenerated = generateBlock({ stakeCents: block.stakeCents as StakeCents, seedHex: seed, count: block.count });
   return commitBlock(regenerated).root;
 }
@@ -105,7 +106,9 @@ async function run(url: string, stateFile: string, out: Out): Promise<number> {
   const old = kept?.head ?? null;
   if (old) {
     if (head.treeSize < old.treeSize || head.timestamp < old.timestamp) {
-      throw new MonitorFailure(`the head went back: ${head.treeSize} entries at ${head.timestamp}, kept ${old.treeSize} at ${old.timestamp}`);
+      throw new MonitorFailure(
+        `the head went back: ${head.treeSize} entries at ${head.timestamp}, kept ${old.treeSize} at ${old.timestamp}`,
+      );
     }
     const { consistency } = await getJson<{ consistency: string[] }>(
       url,
@@ -119,13 +122,16 @@ async function run(url: string, stateFile: string, out: Out): Promise<number> {
       fromHex(head.rootHash)!,
       consistency.map((h) => fromHex(h) ?? new Uint8Array(0)),
     );
-    if (!consistent) throw new MonitorFailure(`the log is not an extension of the kept head (${old.treeSize} entries, root ${old.rootHash})`);
+    if (!consistent)
+      throw new MonitorFailure(
+        `the log is not an extension of the kept head (${old.treeSize} entries, root ${old.rootHash})`,
+      );
     out(`✓ consistency: the log extends the kept head of ${old.treeSize} entries`);
   }
 
   const leaves = (kept?.leaves ?? []).map((h) => fromHex(h)!);
   const blocks: Record<string, LoggedBlock> = { ...(kept?.blocks ?? {}) };
-  for (let start = leaves.length; start < head.treeSize; ) {
+  for (let start = leaves.length; start < head.treeSize;) {
     const { entries } = await getJson<{ entries: { index: number; data: string }[] }>(
       url,
       `/api/transparency/entries?start=${start}&end=${head.treeSize - 1}`,
@@ -136,31 +142,41 @@ async function run(url: string, stateFile: string, out: Out): Promise<number> {
       const entry = parseEntry(data);
       if (!entry) throw new MonitorFailure(`entry ${index} is not a log entry: ${JSON.stringify(data).slice(0, 120)}`);
       if (entry.kind === 'commitment') {
-        if (blocks[entry.blockId]) throw new MonitorFailure(`entry ${index}: block ${entry.blockId} is committed twice`);
+        if (blocks[entry.blockId])
+          throw new MonitorFailure(`entry ${index}: block ${entry.blockId} is committed twice`);
         const { stakeCents, count, root, seedHash } = entry;
         blocks[entry.blockId] = { stakeCents, count, root, seedHash, revealed: false };
-        out(`✓ entry ${index}: block ${entry.blockId.slice(0, 16)}… (${entry.pool}, ${stakeCents} cents, ${count} units) committed to root ${root}`);
+        out(
+          `✓ entry ${index}: block ${entry.blockId.slice(0, 16)}… (${entry.pool}, ${stakeCents} cents, ${count} units) committed to root ${root}`,
+        );
       } else {
         const block = blocks[entry.blockId];
         if (!block) throw new MonitorFailure(`entry ${index}: the seed of block ${entry.blockId}, never committed`);
         if (block.revealed) throw new MonitorFailure(`entry ${index}: block ${entry.blockId}'s seed is revealed twice`);
         const seedHash = toHex(nodeSha256(fromHex(entry.seed)!));
         if (seedHash !== block.seedHash) {
-          throw new MonitorFailure(`entry ${index}: the seed of block ${entry.blockId} hashes to ${seedHash}, not to ${block.seedHash}`);
+          throw new MonitorFailure(
+            `entry ${index}: the seed of block ${entry.blockId} hashes to ${seedHash}, not to ${block.seedHash}`,
+          );
         }
         const root = regeneratedRoot(block, entry.seed);
         if (root !== block.root) {
-          throw new MonitorFailure(`entry ${index}: the block regenerated from its seed has the root ${root}, not ${block.root}`);
+          throw new MonitorFailure(
+            `entry ${index}: the block regenerated from its seed has the root ${root}, not ${block.root}`,
+          );
         }
         block.revealed = true;
-        out(`✓ entry ${index}: block ${entry.blockId.slice(0, 16)}…'s seed matches its seed hash; regenerated, its root is the committed one`);
+        out(
+          `✓ entry ${index}: block ${entry.blockId.slice(0, 16)}…'s seed matches its seed hash; regenerated, its root is the committed one`,
+        );
       }
       leaves.push(logLeafHash(nodeSha256, entryBytes(data)));
     }
     start = leaves.length;
   }
   const root = toHex(logRoot(nodeSha256, leaves));
-  if (root !== head.rootHash) throw new MonitorFailure(`the entries give the root ${root}, not the head's ${head.rootHash}`);
+  if (root !== head.rootHash)
+    throw new MonitorFailure(`the entries give the root ${root}, not the head's ${head.rootHash}`);
   out(`✓ entries: all ${head.treeSize} hash to the head's root`);
 
   const published = await getJson<{ blocks: { id: string; root: string; seedHash: string; status: string }[] }>(
@@ -181,7 +197,9 @@ async function run(url: string, stateFile: string, out: Out): Promise<number> {
   out(`✓ blocks: the ${published.blocks.length} published have the logged roots`);
 
   writeState(stateFile, { format: MONITOR_STATE_FORMAT, url, publicKey: key, head, leaves: leaves.map(toHex), blocks });
-  out(`VERIFIED: head kept in ${stateFile} (compare it with other monitors: size ${head.treeSize}, root ${head.rootHash})`);
+  out(
+    `VERIFIED: head kept in ${stateFile} (compare it with other monitors: size ${head.treeSize}, root ${head.rootHash})`,
+  );
   return 0;
 }
 

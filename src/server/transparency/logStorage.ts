@@ -3,9 +3,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { SignedTreeHead } from '../../transparency/index.ts';
-import { pendingMigrations, type Migration } from '../store/schema.ts';
+import { applyPostgresMigrations } from '../store/postgres/migrations.ts';
+import { migrationsTableSql } from '../store/schema.ts';
+import { applySqliteMigrations } from '../store/sqlite/migrations.ts';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqliteStore.ts';
-import { logMigrations, logMigrationsTableSql, POSTGRES_LOG, SQLITE_LOG, type LogDialect } from './schema.ts';
+import { LOG_MIGRATIONS_TABLE, logMigrations, POSTGRES_LOG, SQLITE_LOG } from './schema.ts';
 
 /**
  * Where the log lives: the blocks' own database, on a connection of its own (SQLite: a
@@ -68,7 +70,8 @@ const SIZE_SQL = 'SELECT MAX(idx) + 1 AS n FROM transparency_entries';
 const LATEST_HEAD_SQL = `SELECT ${HEAD_COLUMNS} FROM transparency_heads ORDER BY timestamp_ms DESC LIMIT 1`;
 const INSERT_ENTRY_SQL =
   'INSERT INTO transparency_entries (idx, kind, block_id, data, leaf_hash, timestamp_ms) VALUES (?, ?, ?, ?, ?, ?)';
-const INSERT_HEAD_SQL = 'INSERT INTO transparency_heads (timestamp_ms, tree_size, root_hash, signature) VALUES (?, ?, ?, ?)';
+const INSERT_HEAD_SQL =
+  'INSERT INTO transparency_heads (timestamp_ms, tree_size, root_hash, signature) VALUES (?, ?, ?, ?)';
 const INSERT_KEY_SQL = 'INSERT INTO transparency_key (id, public_key) VALUES (1, ?) ON CONFLICT (id) DO NOTHING';
 const KEY_SQL = 'SELECT public_key FROM transparency_key WHERE id = 1';
 
@@ -206,10 +209,6 @@ class Turns {
   }
 }
 
-function migrationsToApply(applied: readonly { version: number }[], dialect: LogDialect): Migration[] {
-  return pendingMigrations(logMigrations(dialect), new Set(applied.map((row) => Number(row.version))));
-}
-
 export class SqliteLogStorage implements LogStorage {
   private readonly db: Database.Database;
   private readonly queries: LogQueries;
@@ -232,16 +231,10 @@ export class SqliteLogStorage implements LogStorage {
       rows: async <R>(text: string, params: readonly unknown[] = []) => prepared(text).all(...params) as R[],
       run: async (text: string, params: readonly unknown[] = []) => void prepared(text).run(...params),
     });
-    this.db.exec(logMigrationsTableSql(SQLITE_LOG));
-    const applied = this.db.prepare('SELECT version FROM transparency_migrations').all() as { version: number }[];
-    for (const migration of migrationsToApply(applied, SQLITE_LOG)) {
-      this.db.transaction(() => {
-        this.db.exec(migration.sql);
-        this.db
-          .prepare('INSERT INTO transparency_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-          .run(migration.version, migration.name, new Date().toISOString());
-      }).immediate();
-    }
+    applySqliteMigrations(this.db, logMigrations(SQLITE_LOG), {
+      table: LOG_MIGRATIONS_TABLE,
+      tableSql: migrationsTableSql(SQLITE_LOG, LOG_MIGRATIONS_TABLE),
+    });
   }
 
   /** The log beside the SQLite store of `dataDir`. */
@@ -265,18 +258,20 @@ export class SqliteLogStorage implements LogStorage {
   /** One synchronous IMMEDIATE transaction (the file's write lock, across processes): false if the log moved. */
   private writeIfUnchanged(plan: LogWrite<unknown>): boolean {
     if (plan.entry === undefined && plan.head === undefined && plan.publicKey === undefined) return true;
-    return this.db.transaction(() => {
-      const size = Number((this.db.prepare(SIZE_SQL).get() as { n: number | null }).n ?? 0);
-      const latest = this.db.prepare(LATEST_HEAD_SQL).get() as HeadRow | undefined;
-      if (size !== plan.size || (latest ? Number(latest.timestamp_ms) : null) !== plan.latestHeadTime) return false;
-      if (plan.publicKey !== undefined) {
-        this.db.prepare(INSERT_KEY_SQL).run(plan.publicKey);
-        checkKey(plan.publicKey, (this.db.prepare(KEY_SQL).get() as { public_key: string } | undefined)?.public_key);
-      }
-      if (plan.entry) this.db.prepare(INSERT_ENTRY_SQL).run(...entryParams(plan.entry));
-      if (plan.head) this.db.prepare(INSERT_HEAD_SQL).run(...headParams(plan.head));
-      return true;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const size = Number((this.db.prepare(SIZE_SQL).get() as { n: number | null }).n ?? 0);
+        const latest = this.db.prepare(LATEST_HEAD_SQL).get() as HeadRow | undefined;
+        if (size !== plan.size || (latest ? Number(latest.timestamp_ms) : null) !== plan.latestHeadTime) return false;
+        if (plan.publicKey !== undefined) {
+          this.db.prepare(INSERT_KEY_SQL).run(plan.publicKey);
+          checkKey(plan.publicKey, (this.db.prepare(KEY_SQL).get() as { public_key: string } | undefined)?.public_key);
+        }
+        if (plan.entry) this.db.prepare(INSERT_ENTRY_SQL).run(...entryParams(plan.entry));
+        if (plan.head) this.db.prepare(INSERT_HEAD_SQL).run(...headParams(plan.head));
+        return true;
+      })
+      .immediate();
   }
 
   async close(): Promise<void> {
@@ -297,7 +292,8 @@ function onClient(client: pg.ClientBase | pg.Pool): LogSql {
   return {
     rows: async <R>(text: string, params: readonly unknown[] = []) =>
       (await client.query(numbered(text), [...params])).rows as R[],
-    run: async (text: string, params: readonly unknown[] = []) => void (await client.query(numbered(text), [...params])),
+    run: async (text: string, params: readonly unknown[] = []) =>
+      void (await client.query(numbered(text), [...params])),
   };
 }
 
@@ -313,26 +309,12 @@ export class PostgresLogStorage implements LogStorage {
     try {
       const client = await pool.connect();
       try {
-        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        await client.query(logMigrationsTableSql(POSTGRES_LOG));
-        const applied = (await client.query<{ version: number }>('SELECT version FROM transparency_migrations')).rows;
-        for (const migration of migrationsToApply(applied, POSTGRES_LOG)) {
-          await client.query('BEGIN');
-          try {
-            await client.query(migration.sql);
-            await client.query('INSERT INTO transparency_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-              migration.version,
-              migration.name,
-              new Date().toISOString(),
-            ]);
-            await client.query('COMMIT');
-          } catch (error) {
-            await client.query('ROLLBACK');
-            throw error;
-          }
-        }
+        await applyPostgresMigrations(client, logMigrations(POSTGRES_LOG), {
+          lockKey: MIGRATION_LOCK_KEY,
+          table: LOG_MIGRATIONS_TABLE,
+          tableSql: migrationsTableSql(POSTGRES_LOG, LOG_MIGRATIONS_TABLE),
+        });
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
         client.release();
       }
     } catch (error) {

@@ -34,7 +34,10 @@ async function monitor(): Promise<{ code: number; lines: string[] }> {
 
 async function play(stakeCents: number) {
   const { token } = await demoSession(s.url);
-  return call<PlayResponse & ApiError>(s.url, 'POST', '/api/plays', { token, body: { stakeCents, playId: newPlayId() } });
+  return call<PlayResponse & ApiError>(s.url, 'POST', '/api/plays', {
+    token,
+    body: { stakeCents, playId: newPlayId() },
+  });
 }
 
 describe('ending a block’s sale, and monitoring the log', () => {
@@ -57,7 +60,9 @@ describe('ending a block’s sale, and monitoring the log', () => {
     const second = await monitor();
     expect(second.code, second.lines.join('\n')).toBe(0);
     expect(second.lines.join('\n')).toContain('seed matches its seed hash; regenerated, its root is the committed one');
-    expect(second.lines).toContain(`✓ consistency: the log extends the kept head of ${JSON.parse(kept).head.treeSize} entries`);
+    expect(second.lines).toContain(
+      `✓ consistency: the log extends the kept head of ${JSON.parse(kept).head.treeSize} entries`,
+    );
 
     // A monitor that kept another view of the log (here: its kept root altered) is told so, and keeps its head.
     const altered = JSON.parse(fs.readFileSync(stateFile, 'utf8'));

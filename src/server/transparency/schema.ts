@@ -13,7 +13,6 @@ export interface LogDialect {
   tableEnd: string;
 }
 
-
 export const SQLITE_LOG: LogDialect = { bigint: 'INTEGER', bytes: 'BLOB', tableEnd: ' STRICT' };
 export const POSTGRES_LOG: LogDialect = { bigint: 'BIGINT', bytes: 'BYTEA', tableEnd: '' };
 
@@ -48,10 +47,5 @@ export function logMigrations(d: LogDialect): readonly Migration[] {
   return [{ version: 1, name: 'transparency log: entries, heads, key', sql: version1(d) }];
 }
 
-export function logMigrationsTableSql(d: LogDialect): string {
-  return `CREATE TABLE IF NOT EXISTS transparency_migrations (
-    version    INTEGER PRIMARY KEY,
-    name       TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  )${d.tableEnd}`;
-}
+/** Where the log records its applied migrations (the store has schema_migrations). */
+export const LOG_MIGRATIONS_TABLE = 'transparency_migrations';

@@ -26,7 +26,14 @@ const OTHER_KEY = LogSigningKey.fromText('22'.repeat(32), 'another test key');
 
 function fakeBlock(i: number): CommittedBlock {
   const hex = (n: number) => n.toString(16).padStart(64, '0');
-  return { id: hex(1000 + i), pool: 'real', stakeCents: 100, count: 1_000_000, root: hex(2000 + i), seedHash: hex(3000 + i) };
+  return {
+    id: hex(1000 + i),
+    pool: 'real',
+    stakeCents: 100,
+    count: 1_000_000,
+    root: hex(2000 + i),
+    seedHash: hex(3000 + i),
+  };
 }
 
 /** Every check of a log as a monitor would make it: entries hash to the head's root, heads signed and consistent. */
@@ -51,9 +58,9 @@ async function checkWholeLog(log: TransparencyLog, heads: { treeSize: number; ro
   }
   for (const entry of entries) {
     const inclusion = (await log.inclusion(entry.index, head.treeSize)).map((h) => fromHex(h)!);
-    expect(verifyInclusion(nodeSha256, leaves[entry.index]!, entry.index, head.treeSize, inclusion, fromHex(head.rootHash)!)).toBe(
-      true,
-    );
+    expect(
+      verifyInclusion(nodeSha256, leaves[entry.index]!, entry.index, head.treeSize, inclusion, fromHex(head.rootHash)!),
+    ).toBe(true);
   }
 }
 
@@ -88,7 +95,7 @@ function storageKinds(): { name: string; open: () => Promise<LogStorage>; ready:
 }
 
 describe.each(storageKinds())('the transparency log on $name', ({ open, ready }) => {
-  let logs: TransparencyLog[] = [];
+  const logs: TransparencyLog[] = [];
   let usable = false;
   beforeAll(async () => {
     usable = await ready();
@@ -120,7 +127,11 @@ describe.each(storageKinds())('the transparency log on $name', ({ open, ready })
     }
     await one.logSeed(blocks[3]!.id, 'ab'.repeat(32));
     const entries = await one.entries(0, 13);
-    expect(parseEntry(entries[12]!.data)).toMatchObject({ kind: 'seed', blockId: blocks[3]!.id, seed: 'ab'.repeat(32) });
+    expect(parseEntry(entries[12]!.data)).toMatchObject({
+      kind: 'seed',
+      blockId: blocks[3]!.id,
+      seed: 'ab'.repeat(32),
+    });
     expect(parseEntry(entries[0]!.data)).toMatchObject({ kind: 'commitment', pool: 'real', stakeCents: 100 });
     await checkWholeLog(two, [first, ...logged.map((l) => l.head)]);
   });

@@ -14,7 +14,6 @@ import { nodeSha256 } from '../../transparency/nodeSha256.ts';
 import type { EntryKind, LogQueries, LogStorage, LogWrite, StoredEntry } from './logStorage.ts';
 import type { LogSigningKey } from './signingKey.ts';
 
-
 /** An entry and the first head whose tree holds it. */
 export interface LoggedEntry {
   index: number;
@@ -193,7 +192,9 @@ export class TransparencyLog {
 
   /** The inclusion proof (hex) of entry `index` in the tree of `size` entries. */
   inclusion(index: number, size: number): Promise<string[]> {
-    return this.storage.read(async (q) => inclusionPath(nodeSha256, await this.leavesUpTo(q, size), index, size).map(toHex));
+    return this.storage.read(async (q) =>
+      inclusionPath(nodeSha256, await this.leavesUpTo(q, size), index, size).map(toHex),
+    );
   }
 
   /** The consistency proof (hex) between the trees of `first` and `second` entries. */

@@ -38,7 +38,10 @@ const key = async () => (await get<TransparencyKeyResponse>('/api/transparency/k
 
 async function playAndProve(stakeCents: number) {
   const { token } = await demoSession(s.url);
-  const played = await call<PlayResponse>(s.url, 'POST', '/api/plays', { token, body: { stakeCents, playId: newPlayId() } });
+  const played = await call<PlayResponse>(s.url, 'POST', '/api/plays', {
+    token,
+    body: { stakeCents, playId: newPlayId() },
+  });
   expect(played.status).toBe(200);
   const proof = await call<TicketProofResponse>(s.url, 'GET', `/api/plays/${played.body.play.playId}/proof`, { token });
   expect(proof.status).toBe(200);
@@ -61,7 +64,11 @@ describe('the transparency log of a server', () => {
     const entries = (await get<LogEntriesResponse>(`/api/transparency/entries?start=0&end=${first.treeSize - 1}`)).body
       .entries;
     const parsed = entries.map((e) => parseEntry(e.data)!);
-    expect(parsed.find((e) => e.blockId === block.id)).toMatchObject({ kind: 'commitment', pool: 'real', stakeCents: 100 });
+    expect(parsed.find((e) => e.blockId === block.id)).toMatchObject({
+      kind: 'commitment',
+      pool: 'real',
+      stakeCents: 100,
+    });
     expect(parsed.find((e) => e.blockId === play.playId)).toBeUndefined();
     for (const entry of entries) {
       const inclusion = (
@@ -78,7 +85,9 @@ describe('the transparency log of a server', () => {
     const second = (await get<SignedTreeHeadResponse>('/api/transparency/head')).body;
     expect(second.treeSize).toBe(first.treeSize + 1);
     const consistency = (
-      await get<LogConsistencyResponse>(`/api/transparency/consistency?first=${first.treeSize}&second=${second.treeSize}`)
+      await get<LogConsistencyResponse>(
+        `/api/transparency/consistency?first=${first.treeSize}&second=${second.treeSize}`,
+      )
     ).body.consistency.map((h) => fromHex(h)!);
     expect(
       verifyConsistency(
@@ -90,10 +99,15 @@ describe('the transparency log of a server', () => {
         consistency,
       ),
     ).toBe(true);
-    const last = (await get<LogEntriesResponse>(`/api/transparency/entries?start=${first.treeSize}&end=${first.treeSize}`))
-      .body.entries[0]!;
+    const last = (
+      await get<LogEntriesResponse>(`/api/transparency/entries?start=${first.treeSize}&end=${first.treeSize}`)
+    ).body.entries[0]!;
     const blocks = await testBlocks();
-    expect(parseEntry(last.data)).toMatchObject({ kind: 'seed', blockId: blocks[4]!.block.id, seed: blocks[4]!.block.header.seedHex });
+    expect(parseEntry(last.data)).toMatchObject({
+      kind: 'seed',
+      blockId: blocks[4]!.block.id,
+      seed: blocks[4]!.block.header.seedHex,
+    });
     expect(await s.context.publication.revealSeeds(await s.store.listBlocks())).toBe(0);
   });
 
