@@ -13,6 +13,7 @@ export {
   verifyConsistency,
   verifyInclusion,
   type Sha256,
+  type SubtreeCache,
 } from './merkle.ts';
 export {
   LOG_ENTRY_FORMAT,

@@ -35,23 +35,71 @@ function splitPoint(n: number): number {
   return k;
 }
 
+/**
+ * The hashes of complete subtrees (2^j leaves from a multiple of 2^j) within the first
+ * `upTo` leaves, by their first leaf and size: they never change once those leaves are
+ * logged, so a log keeps them (the tree's left parts are always such subtrees, and a root
+ * or proof then costs O(log n) new hashes). Leaves past `upTo` (one being appended) are
+ * hashed but never kept.
+ */
+export interface SubtreeCache {
+  hashes: Map<number, Uint8Array>;
+  upTo: number;
+}
+
+function isPowerOfTwo(n: number): boolean {
+  let k = 1;
+  while (k < n) k *= 2;
+  return k === n;
+}
+
 /** MTH over leaves [from, to) given their leaf hashes. */
-function subtreeHash(hash: Sha256, leaves: readonly Uint8Array[], from: number, to: number): Uint8Array {
+function subtreeHash(
+  hash: Sha256,
+  leaves: readonly Uint8Array[],
+  from: number,
+  to: number,
+  cache?: SubtreeCache,
+): Uint8Array {
   const n = to - from;
   if (n === 0) return hash(new Uint8Array(0));
   if (n === 1) return leaves[from]!;
+  // Keyed by first leaf and size; sizes stay far below 2^26, so the key is exact.
+  const complete = cache !== undefined && to <= cache.upTo && isPowerOfTwo(n);
+  const slot = from * 67_108_864 + n;
+  if (complete) {
+    const known = cache.hashes.get(slot);
+    if (known) return known;
+  }
   const k = splitPoint(n);
-  return logNodeHash(hash, subtreeHash(hash, leaves, from, from + k), subtreeHash(hash, leaves, from + k, to));
+  const node = logNodeHash(
+    hash,
+    subtreeHash(hash, leaves, from, from + k, cache),
+    subtreeHash(hash, leaves, from + k, to, cache),
+  );
+  if (complete) cache.hashes.set(slot, node);
+  return node;
 }
 
 /** The root of the tree over the first `size` leaf hashes (all of them by default); the empty tree's is SHA-256 of nothing. */
-export function logRoot(hash: Sha256, leaves: readonly Uint8Array[], size = leaves.length): Uint8Array {
+export function logRoot(
+  hash: Sha256,
+  leaves: readonly Uint8Array[],
+  size = leaves.length,
+  cache?: SubtreeCache,
+): Uint8Array {
   if (!Number.isInteger(size) || size < 0 || size > leaves.length) throw new RangeError(`no tree of size ${size}`);
-  return subtreeHash(hash, leaves, 0, size);
+  return subtreeHash(hash, leaves, 0, size, cache);
 }
 
 /** PATH(index, D[size]): the inclusion proof of leaf `index` in the tree of the first `size` leaves. */
-export function inclusionPath(hash: Sha256, leaves: readonly Uint8Array[], index: number, size: number): Uint8Array[] {
+export function inclusionPath(
+  hash: Sha256,
+  leaves: readonly Uint8Array[],
+  index: number,
+  size: number,
+  cache?: SubtreeCache,
+): Uint8Array[] {
   if (!Number.isInteger(size) || size < 1 || size > leaves.length) throw new RangeError(`no tree of size ${size}`);
   if (!Number.isInteger(index) || index < 0 || index >= size) throw new RangeError(`no leaf ${index} in ${size}`);
   const path: Uint8Array[] = [];
@@ -61,10 +109,10 @@ export function inclusionPath(hash: Sha256, leaves: readonly Uint8Array[], index
     const k = splitPoint(n);
     if (m < k) {
       walk(m, from, from + k);
-      path.push(subtreeHash(hash, leaves, from + k, to));
+      path.push(subtreeHash(hash, leaves, from + k, to, cache));
     } else {
       walk(m - k, from + k, to);
-      path.push(subtreeHash(hash, leaves, from, from + k));
+      path.push(subtreeHash(hash, leaves, from, from + k, cache));
     }
   };
   walk(index, 0, size);
@@ -77,9 +125,11 @@ export function consistencyProof(
   leaves: readonly Uint8Array[],
   first: number,
   second: number,
+  cache?: SubtreeCache,
 ): Uint8Array[] {
-  if (!Number.isInteger(second) || second < 0 || second > leaves.length)
+  if (!Number.isInteger(second) || second < 0 || second > leaves.length) {
     throw new RangeError(`no tree of size ${second}`);
+  }
   if (!Number.isInteger(first) || first < 0 || first > second)
     throw new RangeError(`no tree of size ${first} in ${second}`);
   if (first === 0 || first === second) return [];
@@ -87,26 +137,20 @@ export function consistencyProof(
   const sub = (m: number, from: number, to: number, whole: boolean): void => {
     const n = to - from;
     if (m === n) {
-      if (!whole) proof.push(subtreeHash(hash, leaves, from, to));
+      if (!whole) proof.push(subtreeHash(hash, leaves, from, to, cache));
       return;
     }
     const k = splitPoint(n);
     if (m <= k) {
       sub(m, from, from + k, whole);
-      proof.push(subtreeHash(hash, leaves, from + k, to));
+      proof.push(subtreeHash(hash, leaves, from + k, to, cache));
     } else {
       sub(m - k, from + k, to, false);
-      proof.push(subtreeHash(hash, leaves, from, from + k));
+      proof.push(subtreeHash(hash, leaves, from, from + k, cache));
     }
   };
   sub(first, 0, second, true);
   return proof;
-}
-
-function isPowerOfTwo(n: number): boolean {
-  let k = 1;
-  while (k < n) k *= 2;
-  return k === n;
 }
 
 function equal(a: Uint8Array, b: Uint8Array): boolean {

@@ -8,6 +8,7 @@ import {
   logRoot,
   type LogPool,
   type SignedTreeHead,
+  type SubtreeCache,
   type TicketLog,
 } from '../../transparency/index.ts';
 import { nodeSha256 } from '../../transparency/nodeSha256.ts';
@@ -44,6 +45,8 @@ export { LogKeyMismatchError } from './logStorage.ts';
  */
 export class TransparencyLog {
   private readonly leaves: Uint8Array[] = [];
+  /** Complete subtrees' hashes: fixed once their leaves are logged. */
+  private readonly subtreeHashes = new Map<number, Uint8Array>();
 
   private constructor(
     private readonly storage: LogStorage,
@@ -125,7 +128,7 @@ export class TransparencyLog {
       const head = this.key.sign({
         treeSize: index + 1,
         timestamp,
-        rootHash: toHex(logRoot(nodeSha256, [...leaves.slice(0, index), leafHash])),
+        rootHash: toHex(logRoot(nodeSha256, [...leaves.slice(0, index), leafHash], index + 1, this.subtrees())),
       });
       return {
         size: index,
@@ -158,9 +161,14 @@ export class TransparencyLog {
     const head = this.key.sign({
       treeSize: size,
       timestamp: this.nextTimestamp(latest),
-      rootHash: toHex(logRoot(nodeSha256, leaves, size)),
+      rootHash: toHex(logRoot(nodeSha256, leaves, size, this.subtrees())),
     });
     return { size, latestHeadTime: latest?.timestamp ?? null, head, result: head };
+  }
+
+  /** The subtrees of the leaves read from the database (an entry being appended is not one of them). */
+  private subtrees(): SubtreeCache {
+    return { hashes: this.subtreeHashes, upTo: this.leaves.length };
   }
 
   /** Heads' times only grow, one millisecond at least, whichever instance signs (clocks differ a little). */
@@ -193,14 +201,14 @@ export class TransparencyLog {
   /** The inclusion proof (hex) of entry `index` in the tree of `size` entries. */
   inclusion(index: number, size: number): Promise<string[]> {
     return this.storage.read(async (q) =>
-      inclusionPath(nodeSha256, await this.leavesUpTo(q, size), index, size).map(toHex),
+      inclusionPath(nodeSha256, await this.leavesUpTo(q, size), index, size, this.subtrees()).map(toHex),
     );
   }
 
   /** The consistency proof (hex) between the trees of `first` and `second` entries. */
   consistency(first: number, second: number): Promise<string[]> {
     return this.storage.read(async (q) =>
-      consistencyProof(nodeSha256, await this.leavesUpTo(q, second), first, second).map(toHex),
+      consistencyProof(nodeSha256, await this.leavesUpTo(q, second), first, second, this.subtrees()).map(toHex),
     );
   }
 
@@ -219,7 +227,7 @@ export class TransparencyLog {
         index: entry.index,
         entry: entry.data,
         head,
-        inclusion: inclusionPath(nodeSha256, leaves, entry.index, head.treeSize).map(toHex),
+        inclusion: inclusionPath(nodeSha256, leaves, entry.index, head.treeSize, this.subtrees()).map(toHex),
         publicKey: this.key.publicKey,
       };
     });
