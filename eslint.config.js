@@ -5,7 +5,7 @@ import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
  * Layers and what each may import: rules ← contract ← server; rules ← emission ← server;
- * rules ← proofs ← emission, server, verify, client;
+ * rules ← proofs ← emission, server, verify, client; proofs ← transparency ← server, verify, client;
  * rules and contract (types, and errorCodes.ts as a value) ← client. Inside the server,
  * rooms: blocks (the block files), http (request context, authentication, errors,
  * headers, views), routes (the API), testMode (plugged in from outside; main.ts and the
@@ -72,9 +72,20 @@ export default tseslint.config(
     'src/proofs (commitments and ticket proofs) is pure, shared by the server, the verify command and the browser: it imports only src/rules.',
   ),
   layer(
+    ['src/transparency/**'],
+    [...OUTSIDE_PURE, '**/common/**', '**/contract/**', '**/verify/**', '@sinclair/typebox'],
+    'src/transparency (the log’s tree, entries, heads, a ticket’s log checks) is pure, shared by the server, the verify command and the browser: it imports only src/proofs and src/rules; the SHA-256 is passed in.',
+    ['src/transparency/nodeSha256.ts', 'src/transparency/**/*.test.ts'],
+  ),
+  layer(
+    ['src/transparency/nodeSha256.ts'],
+    [...OUTSIDE_PURE.filter((group) => group !== 'node:*'), '**/common/**', '**/contract/**', '**/verify/**'],
+    'src/transparency/nodeSha256.ts is node:crypto’s SHA-256 for the server and the command line, nothing else.',
+  ),
+  layer(
     ['src/verify/**'],
     ['**/server/**', '**/client/**', '**/contract/**', 'pixi.js', 'gsap', 'fastify', 'better-sqlite3', 'pg'],
-    'src/verify (npm run verify) needs no server: it imports only src/proofs, src/emission, src/rules and Node.',
+    'src/verify (npm run verify) needs no server: it imports only src/proofs, src/transparency, src/emission, src/rules and Node.',
   ),
   layer(
     ['src/contract/errorCodes.ts'],
@@ -147,6 +158,11 @@ export default tseslint.config(
       '**/main.ts',
     ],
     'src/server/wallet (portal players’ money at the operator) is below the routes: the store, the wallet contract, config.',
+  ),
+  layer(
+    ['src/server/transparency/**'],
+    [...SERVER, '**/testMode/**', '**/routes/**', '**/app.ts', '**/server.ts', '**/main.ts'],
+    'src/server/transparency (the log’s storage, signing key, head scheduler, publication gate and routes) is plugged in by the app and server: it never imports them.',
   ),
   layer(
     ['src/server/routes/**'],

@@ -23,6 +23,8 @@ async function checkInHistory(page: Page, playId: string) {
 }
 
 const CHECKS = ['shape', 'lot', 'leaf', 'path', 'published', 'play'];
+/** The transparency log's part of the proof, checked in the browser too (docs/fairness.md). */
+const LOG_CHECKS = ['entry', 'inclusion', 'signature', 'key', 'head time', 'played at'];
 
 test('a ticket from a block is checked in the browser against the published root, in plain French', async ({
   page,
@@ -36,6 +38,10 @@ test('a ticket from a block is checked in the browser against the published root
   for (const name of CHECKS) await expect(result.locator(`li[data-check="${name}"]`)).toHaveClass('ok');
   await expect(result.locator('li[data-check="published"]')).toHaveText(
     '✓ Cette racine est celle que le serveur a publiée pour le bloc avant sa mise en vente.',
+  );
+  for (const name of LOG_CHECKS) await expect(result.locator(`li[data-check="${name}"]`)).toHaveClass('ok');
+  await expect(result.locator('li[data-check="head time"]')).toHaveText(
+    '✓ Cet état du journal a été signé avant la vente du ticket.',
   );
 });
 

@@ -152,6 +152,18 @@ export type PublicBlock = Static<typeof PublicBlockSchema>;
 export const BlocksResponseSchema = Type.Object({ blocks: Type.Array(PublicBlockSchema) });
 export type BlocksResponse = Static<typeof BlocksResponseSchema>;
 
+const LogNumber = Type.String({ pattern: '^(?:0|[1-9][0-9]{0,14})$' });
+const PublicKeyHex = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
+/** A signed tree head of the transparency log: its size, root and time (Unix ms), signed with Ed25519. */
+export const SignedTreeHeadSchema = Type.Object({
+  treeSize: Type.Integer(),
+  timestamp: Type.Integer(),
+  rootHash: HashHex,
+  signature: Type.String({ pattern: '^[0-9a-f]{128}$' }),
+});
+export type SignedTreeHeadResponse = Static<typeof SignedTreeHeadSchema>;
+
 /** GET /api/plays/:playId/proof: the unit's leaf and its path to the block's root (docs/fairness.md). */
 export const TicketProofSchema = Type.Object({
   format: Type.String(),
@@ -167,8 +179,58 @@ export const TicketProofSchema = Type.Object({
   path: Type.Array(Type.Array(HashHex)),
   root: HashHex,
   seedHash: HashHex,
+  /** When the unit was sold (the play's createdAt). */
+  playedAt: Type.String(),
+  /** The block's commitment in the transparency log, in a head signed before the sale; null: none (a block sold before the log). */
+  log: Type.Union([
+    Type.Object({
+      index: Type.Integer(),
+      entry: Type.String(),
+      head: SignedTreeHeadSchema,
+      inclusion: Type.Array(HashHex),
+      publicKey: PublicKeyHex,
+    }),
+    Type.Null(),
+  ]),
 });
 export type TicketProofResponse = Static<typeof TicketProofSchema>;
+
+// ---------------------------------------------------------------- the transparency log (docs/fairness.md)
+
+/** GET /api/transparency/key: the key that signs the log's heads. */
+export const TransparencyKeySchema = Type.Object({
+  algorithm: Type.Literal('Ed25519'),
+  /** The 32-byte public key (RFC 8032), hex. */
+  publicKey: PublicKeyHex,
+  /** The same key as a PEM SubjectPublicKeyInfo (for openssl). */
+  pem: Type.String(),
+});
+export type TransparencyKeyResponse = Static<typeof TransparencyKeySchema>;
+
+/** The most entries one GET /api/transparency/entries answers. */
+export const MAX_LOG_ENTRIES = 1000;
+
+/** GET /api/transparency/entries: entries start … end (inclusive), at most MAX_LOG_ENTRIES of them. */
+export const LogEntriesResponseSchema = Type.Object({
+  entries: Type.Array(Type.Object({ index: Type.Integer(), data: Type.String() })),
+});
+export type LogEntriesResponse = Static<typeof LogEntriesResponseSchema>;
+
+/** GET /api/transparency/proof: the inclusion proof of entry `index` in the tree of `size` entries. */
+export const LogInclusionResponseSchema = Type.Object({
+  index: Type.Integer(),
+  treeSize: Type.Integer(),
+  inclusion: Type.Array(HashHex),
+});
+export type LogInclusionResponse = Static<typeof LogInclusionResponseSchema>;
+
+/** GET /api/transparency/consistency: the consistency proof between the trees of `first` and `second` entries. */
+export const LogConsistencyResponseSchema = Type.Object({
+  first: Type.Integer(),
+  second: Type.Integer(),
+  consistency: Type.Array(HashHex),
+});
+export type LogConsistencyResponse = Static<typeof LogConsistencyResponseSchema>;
 
 // ---------------------------------------------------------------- requests (unknown fields refused)
 
@@ -206,6 +268,19 @@ export const PlayIdParamsSchema = Type.Object(
   { additionalProperties: false },
 );
 export type PlayIdParams = Static<typeof PlayIdParamsSchema>;
+
+export const LogEntriesQuerySchema = Type.Object({ start: LogNumber, end: LogNumber }, { additionalProperties: false });
+export type LogEntriesQuery = Static<typeof LogEntriesQuerySchema>;
+export const LogInclusionQuerySchema = Type.Object(
+  { index: LogNumber, size: LogNumber },
+  { additionalProperties: false },
+);
+export type LogInclusionQuery = Static<typeof LogInclusionQuerySchema>;
+export const LogConsistencyQuerySchema = Type.Object(
+  { first: LogNumber, second: LogNumber },
+  { additionalProperties: false },
+);
+export type LogConsistencyQuery = Static<typeof LogConsistencyQuerySchema>;
 
 /** POST /api/plays/:playId/progress. */
 export const ProgressRequestSchema = Type.Object({ launched: LaunchedSchema }, { additionalProperties: false });

@@ -25,12 +25,15 @@ import { registerSessionRoutes } from './routes/session.ts';
 import { Sales } from './sales.ts';
 import { SalesControlWatcher } from './salesControlWatcher.ts';
 import type { Store } from './store/types.ts';
+import type { BlockPublication } from './transparency/publication.ts';
+import { registerTransparencyRoutes } from './transparency/routes.ts';
 import { OperatorWallet } from './wallet/operatorWallet.ts';
 
 export interface AppDeps {
   config: ServerConfig;
   store: Store;
   library: BlockLibrary;
+  publication: BlockPublication;
   clock?: () => Date;
   /** Plugged in from outside the app (test mode); none on a real server. */
   extensions?: readonly AppExtension[];
@@ -64,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     config,
     store,
     library: deps.library,
+    publication: deps.publication,
     sales: new Sales(config.sales),
     sessionKey: await deps.store.sessionKey(),
     clock: deps.clock ?? (() => new Date()),
@@ -150,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerAccountRoutes(app, context);
   registerPlayRoutes(app, context);
   registerBlockRoutes(app, context);
+  registerTransparencyRoutes(app, deps.publication.log);
   // Any other /api/ path, `..` in it or not, is no route of the API (not a file to look for).
   app.all('/api/*', async (request, reply) => reply.code(404).send(noRoute(request)));
   for (const extension of extensions) extension.register?.(app, context);

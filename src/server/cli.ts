@@ -8,6 +8,8 @@ import { ledgerAuditRecordPath, writeLedgerAuditRecord } from './ledgerAuditReco
 import { formatSalesReport, salesReport } from './salesReport.ts';
 import { openStore } from './store/openStore.ts';
 import { formatSupply, SUPPLY_WINDOW_MS, supplyForecast, unitsSoldByKey } from './supply.ts';
+import { openTransparencyLog } from './transparency/openLog.ts';
+import { BlockPublication } from './transparency/publication.ts';
 import { backupSqliteDatabase } from './store/sqlite/backup.ts';
 import { SQLITE_FILE_NAME } from './store/sqlite/sqliteStore.ts';
 import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
@@ -30,6 +32,8 @@ const USAGE = `usage: tsx src/server/cli.ts <command>
                            per stake and pool, at the last hour's rate: when the open and queued blocks
                            run out, and how many blocks to load for the next N days (default 7)
   backup FILE              a consistent copy of the SQLite database, taken while the server sells
+  blocks close BLOCK       ends a block's sale (its remaining units are never sold) and reveals its
+                           seed in the transparency log; BLOCK: its id, or the first 16+ hex digits
 The data directory is DATA_DIR (default ./data).`;
 
 /** The longest closed message accepted: a sentence or two on the player's screen. */
@@ -202,6 +206,37 @@ async function run(args: string[]): Promise<number> {
       console.log(
         `the block files it names stay in ${path.join(config.dataDir, 'blocks')}: copy them once (they never change)`,
       );
+      return 0;
+    }
+    case 'blocks': {
+      const [action, prefix] = rest;
+      if (action !== 'close' || !prefix || rest.length !== 2) throw new UsageError('blocks close BLOCK');
+      if (!/^[0-9a-f]{16,64}$/.test(prefix)) throw new UsageError('BLOCK is a block id: 16 to 64 hex digits');
+      const library = new BlockLibrary();
+      const log = await openTransparencyLog(config);
+      const publication = new BlockPublication(library, log);
+      const store = await openStore(config, publication);
+      try {
+        const matches = (await store.listBlocks()).filter((block) => block.id.startsWith(prefix));
+        if (matches.length !== 1) {
+          throw new UsageError(
+            matches.length === 0 ? `no block ${prefix}` : `${prefix} names ${matches.length} blocks`,
+          );
+        }
+        const block = matches[0]!;
+        // Logged first if it never was (closed before it was reached): a seed follows its commitment.
+        await publication.publish(block);
+        const closed = (await store.closeBlock(block.id))!;
+        const revealed = await publication.revealSeeds([closed]);
+        console.log(
+          `block ${block.id}: closed at ${closed.nextPosition} of ${closed.count} units sold; ` +
+            (revealed > 0 ? 'its seed is in the transparency log' : 'its seed was in the transparency log already'),
+        );
+      } finally {
+        await store.close();
+        await log.close();
+        await library.close();
+      }
       return 0;
     }
     default:

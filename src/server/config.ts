@@ -38,6 +38,17 @@ export interface ServerConfig {
   limits: ConnectionSettings;
   /** Redis shared by every instance for the rate limit; null: each instance counts in memory. */
   redis: RedisSettings | null;
+  /** The transparency log's signing key and how often a head is signed (docs/fairness.md, "The log"). */
+  transparency: TransparencySettings;
+}
+
+export interface TransparencySettings {
+  /** TRANSPARENCY_KEY: an Ed25519 private key (PKCS#8 PEM, or its 32-byte seed in hex); null: from a file. */
+  key: string | null;
+  /** TRANSPARENCY_KEY_FILE: where the key is; null: DATA_DIR/transparency-key.pem, created on first start. */
+  keyFile: string | null;
+  /** LOG_HEAD_SECONDS: a new signed head at least this often (and after every entry). */
+  headSeconds: number;
 }
 
 export interface ConnectionSettings {
@@ -229,6 +240,19 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     salesPollMs: integer(env, 'SALES_POLL_MS', 2000, 50, 600_000),
     limits: connectionLimits(env),
     redis: redis(env),
+    transparency: transparency(env, cwd),
+  };
+}
+
+function transparency(env: Env, cwd: string): TransparencySettings {
+  const key = read(env, 'TRANSPARENCY_KEY') ?? null;
+  const keyFile = read(env, 'TRANSPARENCY_KEY_FILE');
+  if (key !== null && keyFile !== undefined)
+    throw new ConfigError('set TRANSPARENCY_KEY or TRANSPARENCY_KEY_FILE, not both');
+  return {
+    key,
+    keyFile: keyFile === undefined ? null : path.resolve(cwd, keyFile),
+    headSeconds: integer(env, 'LOG_HEAD_SECONDS', 60, 1, 86_400),
   };
 }
 

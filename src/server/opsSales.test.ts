@@ -119,10 +119,13 @@ describe.skipIf(!reachable)('sales open and closed by the operator, on two Postg
   it('every instance refuses within seconds of `sales close`, and sells again after `sales open`', async () => {
     const database: TestDatabase = await createTestDatabase();
     cleanup.push(() => database.drop());
+    // Instances on one database sign one transparency log: with data directories apart, they share its key.
+    const logKey = '5a'.repeat(32);
     const first = await startTestServer({
       DATABASE_URL: database.url,
       SALES_POLL_MS: String(POLL_MS),
       METRICS_PORT: '0',
+      TRANSPARENCY_KEY: logKey,
     });
     cleanup.push(() => first.close());
     const dataDir = tempDataDir();
@@ -134,6 +137,7 @@ describe.skipIf(!reachable)('sales open and closed by the operator, on two Postg
       HOST: '127.0.0.1',
       CLIENT_DIR: dataDir,
       SALES_POLL_MS: String(POLL_MS),
+      TRANSPARENCY_KEY: logKey,
     });
     const second: RunningServer = await startServer(config, { library: await testLibrary(), log: () => {} });
     cleanup.push(() => second.close());

@@ -184,7 +184,8 @@ describe('readiness after a start', () => {
     expect(waiting.body.error.message).toContain('without a published root');
     expect(waiting.body.error.message).toContain(block.id.slice(0, 16));
     workers.release();
-    await library.publish({ id: block.id, filePath: file });
+    // Its root, then its entry in a signed head of the transparency log: both before « ready ».
+    await server.context.publication.publish({ id: block.id, filePath: file });
     expect(await call(server.url, 'GET', '/api/health/ready')).toMatchObject({ status: 200, body: { ok: true } });
   });
 
@@ -208,7 +209,8 @@ describe('readiness after a start', () => {
     expect(waiting.status).toBe(503);
     expect(waiting.body.error.message).toContain(second!.block.id.slice(0, 16));
     workers.release();
-    await library.publish({ id: second!.block.id, filePath: queued.file });
+    await server.context.publication.publish({ id: second!.block.id, filePath: queued.file });
+    await server.context.publication.publish({ id: first!.block.id, filePath: first!.file });
     expect((await call(server.url, 'GET', '/api/health/ready')).status).toBe(200);
 
     // A block loaded while it runs (as `ops load` does): readiness starts its publication.

@@ -7,6 +7,9 @@ import type { AppContext, AppExtension } from './http/context.ts';
 import { serveMetrics } from './metrics/metricsServer.ts';
 import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
+import { HeadScheduler } from './transparency/headScheduler.ts';
+import { openTransparencyLog } from './transparency/openLog.ts';
+import { BlockPublication } from './transparency/publication.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -43,20 +46,38 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const library = options.library ?? new BlockLibrary();
-  const store = await openStore(config, library, { checkpointInWorker: true });
+  const transparency = await openTransparencyLog(config);
+  const publication = new BlockPublication(library, transparency);
+  let store: Store;
+  try {
+    store = await openStore(config, publication, { checkpointInWorker: true });
+  } catch (error) {
+    await transparency.close();
+    throw error;
+  }
+  let scheduler: HeadScheduler | null = null;
   try {
     await options.prepare?.(store);
     if ((await store.listBlocks()).length === 0) {
       log('no block loaded yet: generating one block per stake (a few seconds each)…');
       await generateStarterBlocks(store, config.dataDir, log);
     }
-    library.preload(await store.listBlocks());
+    const records = await store.listBlocks();
+    library.preload(records);
+    publication.preload(records);
     const { app, context, connections, metrics } = await buildApp({
       config,
       store,
       library,
+      publication,
       extensions: options.extensions,
     });
+    scheduler = new HeadScheduler(
+      publication,
+      () => store.listBlocks(),
+      (error) => app.log.warn({ err: error }, 'transparency log: a turn failed; the next one tries again'),
+    );
+    scheduler.start();
     const address = await app.listen({ port: config.port, host: config.host });
     const { metrics: metricsAt } = config;
     const metricsServer =
@@ -90,14 +111,18 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           }
           await metricsServer?.close();
           await context.wallet?.drainer.stop();
+          await scheduler?.stop();
           await store.close();
+          await transparency.close();
           return { cut };
         })();
         return closing;
       },
     };
   } catch (error) {
+    await scheduler?.stop();
     await store.close();
+    await transparency.close();
     throw error;
   }
 }

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitBlock, generateBlock, unitProof } from '../emission/index.ts';
-import { TICKET_PROOF_FORMAT, type TicketProof } from '../proofs/index.ts';
+import { TICKET_PROOF_FORMAT } from '../proofs/index.ts';
+import { logSigner, loggedTicket } from './testLog.ts';
+import type { LoggedTicketProof } from '../transparency/index.ts';
 import { main } from './commands.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'spincake-verify-'));
@@ -12,9 +14,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const block = generateBlock({ stakeCents: 200, seedHex: 'c0ffee', count: 70 });
 const commitment = commitBlock(block);
 
-function proofFile(name: string, change: (proof: TicketProof) => void = () => {}): string {
+const signer = logSigner();
+const playedAt = new Date();
+
+function proofFile(name: string, change: (proof: LoggedTicketProof) => void = () => {}): string {
   const unit = unitProof(block, commitment, 42);
-  const proof: TicketProof = {
+  const unitProofOnly = {
     format: TICKET_PROOF_FORMAT,
     playId: 'a-play',
     blockId: block.id,
@@ -29,58 +34,59 @@ function proofFile(name: string, change: (proof: TicketProof) => void = () => {}
     root: commitment.root,
     seedHash: commitment.seedHash,
   };
+  const proof = loggedTicket(unitProofOnly, signer, playedAt);
   change(proof);
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(proof));
   return file;
 }
 
-function verify(...args: string[]): { code: number; lines: string[] } {
+async function verify(...args: string[]): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
-  const code = main(args, (line) => lines.push(line));
+  const code = await main(args, (line) => lines.push(line));
   return { code, lines };
 }
 
 describe('npm run verify -- ticket', () => {
-  it('verifies a saved proof against the published root', () => {
-    const { code, lines } = verify('ticket', proofFile('good'), '--root', commitment.root);
+  it('verifies a saved proof against the published root', async () => {
+    const { code, lines } = await verify('ticket', proofFile('good'), '--root', commitment.root);
     expect(code).toBe(0);
     expect(lines.slice(0, -1).every((l) => l.startsWith('✓'))).toBe(true);
     expect(lines.at(-1)).toMatch(/^VERIFIED: /);
-    expect(verify('ticket', proofFile('good')).lines.at(-1)).toMatch(/compare it with the root published/);
+    expect((await verify('ticket', proofFile('good'))).lines.at(-1)).toMatch(/compare it with the root published/);
   });
 
-  it('says which check fails: a wrong leaf, a wrong path, a wrong root, a lot the faces do not give', () => {
-    const failing = (file: string, root = commitment.root) => {
-      const { code, lines } = verify('ticket', file, '--root', root);
+  it('says which check fails: a wrong leaf, a wrong path, a wrong root, a lot the faces do not give', async () => {
+    const failing = async (file: string, root = commitment.root) => {
+      const { code, lines } = await verify('ticket', file, '--root', root);
       expect(code).toBe(1);
       expect(lines.at(-1)).toBe('NOT VERIFIED');
       return lines.filter((l) => l.startsWith('✗')).map((l) => l.split(':')[0]);
     };
     expect(
-      failing(
+      await failing(
         proofFile('unit', (p) => (p.wheels[2]!.segments[0]!.points = (p.wheels[2]!.segments[0]!.points + 50) % 550)),
       ),
     ).toContain('✗ leaf');
-    expect(failing(proofFile('path', (p) => (p.path[1]![0] = '0'.repeat(64))))).toEqual(['✗ path']);
-    expect(failing(proofFile('good'), 'f'.repeat(64))).toEqual(['✗ published']);
-    expect(failing(proofFile('lot', (p) => (p.lotCents += 200)))).toEqual(['✗ lot', '✗ leaf', '✗ path']);
+    expect(await failing(proofFile('path', (p) => (p.path[1]![0] = '0'.repeat(64))))).toEqual(['✗ path']);
+    expect(await failing(proofFile('good'), 'f'.repeat(64))).toEqual(['✗ published']);
+    expect(await failing(proofFile('lot', (p) => (p.lotCents += 200)))).toEqual(['✗ lot', '✗ leaf', '✗ path']);
     writeFileSync(join(dir, 'junk.json'), 'not json');
-    expect(verify('ticket', join(dir, 'junk.json')).code).toBe(1);
+    expect((await verify('ticket', join(dir, 'junk.json'))).code).toBe(1);
   });
 });
 
 describe('npm run verify -- block', () => {
-  it('regenerates the block from its seed and compares the root', () => {
-    const ok = verify('block', '--stake', '2', '--seed', 'c0ffee', '--root', commitment.root, '--count', '70');
+  it('regenerates the block from its seed and compares the root', async () => {
+    const ok = await verify('block', '--stake', '2', '--seed', 'c0ffee', '--root', commitment.root, '--count', '70');
     expect(ok.code).toBe(0);
     expect(ok.lines).toContain(
       `seed hash ${commitment.seedHash} (compare with the one published before the first sale)`,
     );
-    const wrong = verify('block', '--stake', '2', '--seed', 'c0ffef', '--root', commitment.root, '--count', '70');
+    const wrong = await verify('block', '--stake', '2', '--seed', 'c0ffef', '--root', commitment.root, '--count', '70');
     expect(wrong.code).toBe(1);
     expect(wrong.lines.join('\n')).toMatch(/✗ the seed gives the root [0-9a-f]{64}, not /);
-    expect(verify('block', '--stake', '4', '--seed', 'c0ffee', '--root', commitment.root).code).toBe(2);
-    expect(verify('block', '--stake', '2', '--seed', 'c0ffee', '--root', 'xyz').code).toBe(2);
+    expect((await verify('block', '--stake', '4', '--seed', 'c0ffee', '--root', commitment.root)).code).toBe(2);
+    expect((await verify('block', '--stake', '2', '--seed', 'c0ffee', '--root', 'xyz')).code).toBe(2);
   });
 });

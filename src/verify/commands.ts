@@ -1,66 +1,91 @@
 /**
- * `npm run verify -- ticket FILE [--root R]` and `npm run verify -- block --stake S --seed HEX --root R`:
- * a player's or an auditor's check, with no trust in the server (docs/fairness.md).
- * `main` returns the exit code: 0 verified, 1 not verified, 2 a mistaken call.
+ * `npm run verify -- ticket FILE [--root R] [--key K] [--play FILE]`,
+ * `npm run verify -- block --stake S --seed HEX --root R` and
+ * `npm run verify -- monitor URL --state FILE`: a player's or an auditor's check, with no
+ * trust in the server (docs/fairness.md). `main` resolves to the exit code: 0 verified,
+ * 1 not verified, 2 a mistaken call.
  */
 import { readFileSync } from 'node:fs';
 import { commitBlock, generateBlock } from '../emission/index.ts';
-import { isDigestHex, verifyTicketProof } from '../proofs/index.ts';
+import { isDigestHex } from '../proofs/index.ts';
 import { STAKES_CENTS, isStakeCents, type StakeCents } from '../rules/index.ts';
+import { verifyLoggedTicket, type SeenLoggedPlay } from '../transparency/index.ts';
+import { parse, UsageError } from './args.ts';
+import { monitor } from './monitor.ts';
+import { nodeSha256 } from '../transparency/nodeSha256.ts';
 
 const USAGE = `usage:
-  npm run verify -- ticket FILE [--root ROOT]      a proof saved from GET /api/plays/{playId}/proof
+  npm run verify -- ticket FILE [--root ROOT] [--key KEY] [--play PLAY]
+        FILE: a proof saved from GET /api/plays/{playId}/proof; PLAY: the play as the game showed it
+        (GET /api/plays/{playId}, saved); KEY: the log's key from GET /api/transparency/key
   npm run verify -- block --stake 1|2|3|5 --seed HEX --root ROOT
+  npm run verify -- monitor URL --state FILE       the server's log, checked since the head kept in FILE
 (ROOT: the block's root as published on GET /api/blocks; the seed is published once the block is sold out)`;
 
-class UsageError extends Error {}
-
-function parse(args: string[], allowed: readonly string[]): { positional: string[]; options: Map<string, string> } {
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const name = arg.slice(2);
-    const value = args[++i];
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-    options.set(name, value);
-  }
-  return { positional, options };
-}
-
-function rootOption(value: string | undefined): string | null {
+function rootOption(value: string | undefined, name = 'root'): string | null {
   if (value === undefined) return null;
   const root = value.toLowerCase();
-  if (!isDigestHex(root)) throw new UsageError('--root must be 64 hex digits');
+  if (!isDigestHex(root)) throw new UsageError(`--${name} must be 64 hex digits`);
   return root;
 }
 
-function ticket(args: string[], out: (line: string) => void): number {
-  const { positional, options } = parse(args, ['root']);
+function readJson(file: string, out: (line: string) => void): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(readFileSync(file, 'utf8')) };
+  } catch (error) {
+    out(`✗ cannot read ${file} as JSON: ${(error as Error).message.split('\n')[0]}`);
+    return { ok: false };
+  }
+}
+
+/** The play as the game showed it: GET /api/plays/{playId}'s answer, or its `play`. */
+function seenPlay(value: unknown): SeenLoggedPlay | null {
+  const play = (value as { play?: unknown })?.play ?? value;
+  const p = play as Partial<SeenLoggedPlay> | null;
+  if (typeof p !== 'object' || p === null || typeof p.playId !== 'string' || !Array.isArray(p.wheels)) return null;
+  if (typeof p.winCents !== 'number') return null;
+  return { playId: p.playId, wheels: p.wheels, winCents: p.winCents, createdAt: p.createdAt };
+}
+
+async function ticket(args: string[], out: (line: string) => void): Promise<number> {
+  const { positional, options } = parse(args, ['root', 'key', 'play']);
   if (positional.length !== 1) throw new UsageError('ticket takes exactly one FILE');
   const root = rootOption(options.get('root'));
-  let proof: unknown;
-  try {
-    proof = JSON.parse(readFileSync(positional[0]!, 'utf8'));
-  } catch (error) {
-    out(`✗ cannot read ${positional[0]} as JSON: ${(error as Error).message.split('\n')[0]}`);
-    return 1;
+  const key = rootOption(options.get('key'), 'key');
+  const proof = readJson(positional[0]!, out);
+  if (!proof.ok) return 1;
+  let seen: SeenLoggedPlay | undefined;
+  const playFile = options.get('play');
+  if (playFile !== undefined) {
+    const play = readJson(playFile, out);
+    if (!play.ok) return 1;
+    const parsed = seenPlay(play.value);
+    if (!parsed) {
+      out(`✗ ${playFile} is not a play (GET /api/plays/{playId})`);
+      return 1;
+    }
+    seen = parsed;
   }
-  const verdict = verifyTicketProof(proof, root);
+  const verdict = await verifyLoggedTicket(proof.value, {
+    publishedRoot: root,
+    trustedKey: key,
+    seen,
+    sha256: nodeSha256,
+  });
   for (const check of verdict.checks) out(`${check.ok ? '✓' : '✗'} ${check.name}: ${check.detail}`);
   if (!verdict.ok) {
     out('NOT VERIFIED');
     return 1;
   }
+  const keyNote =
+    key === null
+      ? ', logged before the sale in a head signed by the key in the proof (compare it with GET /api/transparency/key: --key)'
+      : ', logged before the sale in a head signed by the log’s key';
+  const playNote = seen === undefined ? '' : '; it is the play you were shown';
   out(
     root === null
-      ? 'VERIFIED against the root in the proof; compare it with the root published on GET /api/blocks (--root)'
-      : 'VERIFIED: this ticket is the unit at its position in the block whose root was published',
+      ? `VERIFIED against the root in the proof; compare it with the root published on GET /api/blocks (--root)${keyNote}${playNote}`
+      : `VERIFIED: this ticket is the unit at its position in the block whose root was published${keyNote}${playNote}`,
   );
   return 0;
 }
@@ -98,11 +123,12 @@ function block(args: string[], out: (line: string) => void): number {
   return 0;
 }
 
-export function main(argv: string[], out: (line: string) => void = console.log): number {
+export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (command === 'ticket') return ticket(rest, out);
+    if (command === 'ticket') return await ticket(rest, out);
     if (command === 'block') return block(rest, out);
+    if (command === 'monitor') return await monitor(rest, out);
     throw new UsageError(command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -98,6 +98,21 @@ export const en: Strings = {
           : 'This root is not the one published for the block.',
       play: (ok) =>
         ok ? 'The ticket proven is the play in your history.' : 'The ticket proven is not the play in your history.',
+      entry: (ok) =>
+        ok
+          ? 'The transparency log holds this block’s commitment, with this root.'
+          : 'The transparency log does not hold this block’s commitment with this root.',
+      inclusion: (ok) =>
+        ok ? 'The commitment is in the log’s signed state.' : 'The commitment is not in the log’s signed state.',
+      signature: (ok) =>
+        ok ? 'The log’s state is signed by the log’s key.' : 'The signature of the log’s state is wrong.',
+      key: (ok) => (ok ? 'This key is the one the server publishes.' : 'This key is not the one the server publishes.'),
+      'head time': (ok) =>
+        ok
+          ? 'This state of the log was signed before the ticket was sold.'
+          : 'This state of the log was not signed before the ticket was sold.',
+      'played at': (ok) =>
+        ok ? 'The proven time of sale is your play’s.' : 'The proven time of sale is not your play’s.',
     },
   },
   replayNotice: (date) => `Replay of the play of ${date}.`,

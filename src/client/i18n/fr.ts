@@ -100,6 +100,26 @@ export const fr: Strings = {
         ok
           ? 'Le ticket prouvé est bien la partie de votre historique.'
           : 'Le ticket prouvé n’est pas la partie de votre historique.',
+      entry: (ok) =>
+        ok
+          ? 'Le journal de transparence contient l’engagement de ce bloc, avec cette racine.'
+          : 'Le journal de transparence ne contient pas l’engagement de ce bloc avec cette racine.',
+      inclusion: (ok) =>
+        ok
+          ? 'Cet engagement figure bien dans l’état signé du journal.'
+          : 'Cet engagement ne figure pas dans l’état signé du journal.',
+      signature: (ok) =>
+        ok ? 'L’état du journal est signé par la clé du journal.' : 'La signature de l’état du journal est fausse.',
+      key: (ok) =>
+        ok ? 'Cette clé est celle que le serveur publie.' : 'Cette clé n’est pas celle que le serveur publie.',
+      'head time': (ok) =>
+        ok
+          ? 'Cet état du journal a été signé avant la vente du ticket.'
+          : 'Cet état du journal n’a pas été signé avant la vente du ticket.',
+      'played at': (ok) =>
+        ok
+          ? 'L’heure de vente prouvée est celle de votre partie.'
+          : 'L’heure de vente prouvée n’est pas celle de votre partie.',
     },
   },
   replayNotice: (date) => `Rediffusion de la partie du ${date}.`,

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../contract/api.ts';
 import type { TicketCheckName } from '../../proofs/index.ts';
+import type { LogCheckName } from '../../transparency/index.ts';
 import type { SymbolName } from '../../rules/unit.ts';
 
 /** Every piece of text the player sees, once per language (fr.ts, en.ts). */
@@ -58,7 +59,7 @@ export interface Strings {
     refuted: string;
     noProof: string;
     /** One sentence per check, passed or failed; `lot` is the unit's lot, formatted. */
-    checks: Record<TicketCheckName, (ok: boolean, lot: string) => string>;
+    checks: Record<TicketCheckName | LogCheckName, (ok: boolean, lot: string) => string>;
   };
   replayNotice: (date: string) => string;
   replayTitle: (date: string) => string;

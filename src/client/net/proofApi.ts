@@ -1,10 +1,12 @@
-import type { BlocksResponse, TicketProofResponse } from '../../contract/api.ts';
+import type { BlocksResponse, TicketProofResponse, TransparencyKeyResponse } from '../../contract/api.ts';
 import { requestJson, type ApiResult, type HttpOptions } from './http.ts';
 
 /** What the « Vérifier ce ticket » check asks the server: a play's proof, and the published blocks. */
 export interface ProofApi {
   proof(token: string, playId: string): Promise<ApiResult<TicketProofResponse>>;
   blocks(): Promise<ApiResult<BlocksResponse>>;
+  /** The key that signs the transparency log's heads. */
+  transparencyKey(): Promise<ApiResult<TransparencyKeyResponse>>;
 }
 
 /**
@@ -19,5 +21,6 @@ export function createProofApi(given: HttpOptions = {}): ProofApi {
     proof: (token, playId) =>
       requestJson('GET', `/api/plays/${encodeURIComponent(playId)}/proof`, token, undefined, options),
     blocks: () => requestJson('GET', '/api/blocks', null, undefined, options),
+    transparencyKey: () => requestJson('GET', '/api/transparency/key', null, undefined, options),
   };
 }

@@ -1,5 +1,7 @@
 import type { Play } from '../../contract/api.ts';
-import { verifyTicketProof, type TicketVerdict } from '../../proofs/index.ts';
+import { sha256 } from '../../proofs/index.ts';
+import { verifyLoggedTicket, type LogCheckName, type LoggedVerdict } from '../../transparency/index.ts';
+import type { TicketCheckName } from '../../proofs/index.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { ProofApi } from '../net/proofApi.ts';
@@ -7,17 +9,18 @@ import { el } from './dom.ts';
 
 /** How a check of a ticket ended: checked (verdict), nothing to check, or no answer. */
 export type TicketCheckOutcome =
-  | { kind: 'checked'; verdict: TicketVerdict; position: number; count: number; lotCents: number }
+  | { kind: 'checked'; verdict: LoggedVerdict; position: number; count: number; lotCents: number }
   | { kind: 'no-proof' }
   | { kind: 'failed'; message: string };
 
 /**
- * « Vérifier ce ticket »: fetches the play's proof and the published blocks, then checks
- * the proof here, in the browser (src/proofs), against the root published for its block
- * and against the play as the history shows it. The server is trusted for nothing.
+ * « Vérifier ce ticket »: fetches the play's proof, the published blocks and the log's key,
+ * then checks the proof here, in the browser (src/proofs, src/transparency), against the
+ * root published for its block, the log's signed head from before the sale, and the play as
+ * the history shows it. The server is trusted for nothing.
  */
 export async function checkTicket(api: ProofApi, token: string, play: Play, t: Strings): Promise<TicketCheckOutcome> {
-  const [proof, blocks] = await Promise.all([api.proof(token, play.playId), api.blocks()]);
+  const [proof, blocks, key] = await Promise.all([api.proof(token, play.playId), api.blocks(), api.transparencyKey()]);
   if (!proof.ok) {
     if (proof.kind === 'server' && proof.code === 'NOT_FOUND') return { kind: 'no-proof' };
     return { kind: 'failed', message: proof.kind === 'network' ? t.errors.network : t.errors[proof.code] };
@@ -25,7 +28,12 @@ export async function checkTicket(api: ProofApi, token: string, play: Play, t: S
   if (!blocks.ok) return { kind: 'failed', message: blocks.kind === 'network' ? t.errors.network : t.errors.unknown };
   // A block that is not published has no root to compare with: the check says so.
   const published = blocks.data.blocks.find((b) => b.id === proof.data.blockId)?.root ?? '';
-  const verdict = verifyTicketProof(proof.data, published, play);
+  const verdict = await verifyLoggedTicket(proof.data, {
+    publishedRoot: published,
+    trustedKey: key.ok ? key.data.publicKey : null,
+    seen: play,
+    sha256,
+  });
   return {
     kind: 'checked',
     verdict,
@@ -57,7 +65,7 @@ export function ticketCheckView(outcome: TicketCheckOutcome, t: Strings, locale:
       verdict.checks.map((check) =>
         el('li', {
           className: check.ok ? 'ok' : 'failed',
-          text: `${check.ok ? '✓' : '✗'} ${t.ticketCheck.checks[check.name](check.ok, money)}`,
+          text: `${check.ok ? '✓' : '✗'} ${t.ticketCheck.checks[check.name as TicketCheckName | LogCheckName](check.ok, money)}`,
           attrs: { 'data-check': check.name },
         }),
       ),

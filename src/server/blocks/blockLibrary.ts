@@ -159,6 +159,11 @@ export class BlockLibrary implements UnitSource {
     await Promise.all(blocks.map((block) => this.publish(block)));
   }
 
+  /** The blocks of the stake known to be on sale or queued (read at start by `preload`). */
+  blocksForSale(stakeCents: number): readonly BlockRef[] {
+    return this.forSale.get(stakeCents) ?? [];
+  }
+
   private isForSale(record: Pick<BlockRecord, 'id'>): boolean {
     return [...this.forSale.values()].some((blocks) => blocks.some((block) => block.id === record.id));
   }

@@ -3,6 +3,7 @@ import type { BlockLibrary } from '../blocks/blockLibrary.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Sales } from '../sales.ts';
 import type { Store } from '../store/types.ts';
+import type { BlockPublication } from '../transparency/publication.ts';
 import type { OperatorWallet } from '../wallet/operatorWallet.ts';
 
 /** What the routes share. */
@@ -10,6 +11,8 @@ export interface AppContext {
   config: ServerConfig;
   store: Store;
   library: BlockLibrary;
+  /** Blocks' commitments logged in the transparency log before any sale, and the tickets' log part. */
+  publication: BlockPublication;
   sales: Sales;
   sessionKey: Buffer;
   clock: () => Date;

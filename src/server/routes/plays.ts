@@ -52,11 +52,12 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       const playerId = requirePlayer(request);
       const { stakeCents } = request.body;
       const playId = request.body.playId.toLowerCase();
-      const now = ctx.clock();
-      const salesOpen = ctx.sales.isOpen(now);
       const operatorId = operatorPlayerId(playerId);
-      // No unit is sold before its block's root is published: a play right after a start waits for it.
-      await ctx.library.whenPublished(stakeCents);
+      // No unit is sold before its block's root is published and logged in a signed head: a
+      // play right after a start waits for it. The sale's time is taken after: after the head's.
+      await ctx.publication.whenPublished(stakeCents);
+      let now = ctx.clock();
+      const salesOpen = ctx.sales.isOpen(now);
       const buy = (): Promise<BuyResult | WalletPlayResult> =>
         ctx.wallet && operatorId !== null
           ? ctx.wallet.buy({
@@ -76,7 +77,8 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
         // root is published the play is tried again — for a game balance only: a wallet's bet
         // was rolled back already (the play answers 500, nothing taken).
         if (!(error instanceof RootNotPublishedError) || (ctx.wallet && operatorId !== null)) throw error;
-        await ctx.library.publish(error.block);
+        await ctx.publication.publish(error.block);
+        now = ctx.clock();
         result = await buy();
       }
       if (!result.ok) {
@@ -148,6 +150,8 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
         path: proof.path,
         root,
         seedHash,
+        playedAt: play.createdAt,
+        log: await ctx.publication.ticketLog(block.id, new Date(play.createdAt)),
       };
     },
   );

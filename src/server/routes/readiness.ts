@@ -48,10 +48,23 @@ const everyRootPublished: ReadinessCheck = (ctx, blocks) => {
 };
 
 /**
- * What readiness requires, in order, the first that fails giving the reason: the one place
- * to add a condition (say, the block's entry in a transparency log).
+ * Every open and queued block has its entry in the transparency log, in a signed head: no unit
+ * is sold before that, so until then its stake's first plays would wait. Logging is started here
+ * for any block still without it.
  */
-const READINESS_CHECKS: readonly ReadinessCheck[] = [someUnitOnSale, everyRootPublished];
+const everyEntryLogged: ReadinessCheck = (ctx, blocks) => {
+  const waiting = blocks.filter((block) => block.status !== 'closed' && !ctx.publication.isLogged(block));
+  for (const block of waiting) ctx.publication.publish(block).catch(() => {}); // a play of its stake reports it
+  if (waiting.length === 0) return null;
+  const named = waiting.slice(0, 4).map(blockName).join(', ');
+  return {
+    code: 'INTERNAL',
+    reason: `${waiting.length} block(s) on sale not yet in a signed head of the transparency log (${named}${waiting.length > 4 ? ', …' : ''}): logging`,
+  };
+};
+
+/** What readiness requires, in order, the first that fails giving the reason: the one place to add a condition. */
+const READINESS_CHECKS: readonly ReadinessCheck[] = [someUnitOnSale, everyRootPublished, everyEntryLogged];
 
 /**
  * Whether the instance can sell now (null) or why not: the database answers within 2 s,

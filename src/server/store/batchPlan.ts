@@ -226,7 +226,7 @@ export function planBatch(
       block = blockToSell(stakeCents);
       if (!block) return refuse('SOLD_OUT');
       position = block.nextPosition;
-      unit = units.unitAt(block, position);
+      unit = units.unitAt(block, position, request.now);
     }
     if (unit.stakeCents !== stakeCents) throw new Error(`unit of ${unit.stakeCents} cents sold at ${stakeCents}`);
     const result = evaluate(unit);

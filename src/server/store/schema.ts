@@ -226,9 +226,9 @@ export function migrations(d: SchemaDialect): readonly Migration[] {
   ];
 }
 
-/** The table that records applied migrations (its own statement, run before them). */
-export function migrationsTableSql(d: SchemaDialect): string {
-  return `CREATE TABLE IF NOT EXISTS schema_migrations (
+/** The table that records applied migrations (its own statement, run before them); the log keeps its own. */
+export function migrationsTableSql(d: Pick<SchemaDialect, 'tableEnd'>, table = 'schema_migrations'): string {
+  return `CREATE TABLE IF NOT EXISTS ${table} (
     version    INTEGER PRIMARY KEY,
     name       TEXT NOT NULL,
     applied_at TEXT NOT NULL

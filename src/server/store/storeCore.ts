@@ -128,6 +128,15 @@ export abstract class StoreCore {
     return this.seen(row ? toPlay(row) : null);
   }
 
+  /**
+   * Ends a block's sale (`npm run ops -- blocks close`): its remaining units are never
+   * sold; the stake's next queued block opens at its next sale. Null: no such block.
+   */
+  async closeBlock(blockId: string): Promise<BlockRecord | null> {
+    await this.write(`UPDATE blocks SET status = 'closed' WHERE id = ? AND status <> 'closed'`, [blockId]);
+    return (await this.listBlocks()).find((block) => block.id === blockId) ?? null;
+  }
+
   async listBlocks(): Promise<BlockRecord[]> {
     const rows = await this.all<BlockRow>(`SELECT ${BLOCK_COLUMNS} FROM blocks ORDER BY seq`);
     return this.seen(rows.map(toBlock));

@@ -50,9 +50,9 @@ export interface PlayRecord {
   createdAt: string;
 }
 
-/** Reads a block's units; the store asks for them inside the play's transaction. */
+/** Reads a block's units; the store asks for them inside the play's transaction, with the sale's time. */
 export interface UnitSource {
-  unitAt(block: Pick<BlockRecord, 'id' | 'filePath'>, position: number): Unit;
+  unitAt(block: Pick<BlockRecord, 'id' | 'filePath'>, position: number, soldAt?: Date): Unit;
 }
 
 /**
@@ -263,6 +263,8 @@ export interface Store {
 
   /** Test mode and operations: a ledger adjustment against house:adjustments. */
   setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null>;
+  /** Ends a block's sale: its remaining units are never sold. Null: no such block. */
+  closeBlock(blockId: string): Promise<BlockRecord | null>;
   /** Test mode: closes every block of a stake. */
   closeBlocksOfStake(stakeCents: StakeCents): Promise<void>;
   /** Per block, the units sold since `since` (operations: the rate of sale; reads every play of the period). */
