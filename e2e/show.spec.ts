@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import type { PairKey } from '../src/rules/tables.ts';
 import { fr } from '../src/client/i18n/fr.ts';
 import {
   balance,
@@ -15,6 +16,22 @@ import {
 } from './game.ts';
 
 /** The show (issue 30): the tally as wheels stop, the lit segments, the tiers, the balance after the card. */
+
+/** Buys a unit of `pair`, lands its four wheels, and runs the clock past the card's beat. */
+async function landAll(page: Page, pair: PairKey): Promise<void> {
+  await fixture(page, pair);
+  await buy(page);
+  await goAll(page).click();
+  await finishSpins(page);
+  await page.evaluate(() => window.spincake!.advance(700));
+}
+
+/** Runs the result to its end and starts over. */
+async function nextRound(page: Page): Promise<void> {
+  await page.evaluate(() => window.spincake!.advance(12_000));
+  await page.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await expectPhase(page, 'idle');
+}
 
 test('tallies the wheels as they stop, over the table, and clears it for the next round', async ({ page }) => {
   await openGame(page);
@@ -101,11 +118,7 @@ test('each tier above small has a takeover of its own, longer at each tier', asy
     ['x1000', fr.takeoverTitle.mega],
     ['x20000', fr.takeoverTitle.jackpot],
   ] as const) {
-    await fixture(page, pair);
-    await buy(page);
-    await goAll(page).click();
-    await finishSpins(page);
-    await page.evaluate(() => window.spincake!.advance(700));
+    await landAll(page, pair);
     await expect(page.locator('.takeover')).toContainText(title);
     let ms = 0;
     while ((await page.locator('.takeover').count()) > 0) {
@@ -113,9 +126,7 @@ test('each tier above small has a takeover of its own, longer at each tier', asy
       ms += 100;
     }
     lengths.push(ms);
-    await page.evaluate(() => window.spincake!.advance(12_000));
-    await page.getByRole('button', { name: 'Nouvelle partie' }).click();
-    await expectPhase(page, 'idle');
+    await nextRound(page);
   }
   expect(lengths[1]).toBeGreaterThan(lengths[0]!);
   expect(lengths[2]).toBeGreaterThan(lengths[1]!);
@@ -127,18 +138,12 @@ test('the stake back is quiet, a loss is said plainly, and neither takes the scr
     ['x1', fr.refundTitle, null],
     ['lose', fr.lostTitle, fr.lostMessage],
   ] as const) {
-    await fixture(page, pair);
-    await buy(page);
-    await goAll(page).click();
-    await finishSpins(page);
-    await page.evaluate(() => window.spincake!.advance(700));
+    await landAll(page, pair);
     await expect(page.locator('.takeover')).toHaveCount(0);
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByRole('heading')).toHaveText(title);
     if (text) await expect(dialog).toContainText(text);
-    await page.evaluate(() => window.spincake!.advance(8_000));
-    await page.getByRole('button', { name: 'Nouvelle partie' }).click();
-    await expectPhase(page, 'idle');
+    await nextRound(page);
   }
   expect(fr.lostMessage).toBe('Ce ticket n’est pas gagnant.');
 });

@@ -12,23 +12,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Mp3Encoder } from '@breezystack/lamejs';
-import { SPIN_BED_S } from '../src/client/audio/cues.ts';
+import { SOUND_CUES, SPIN_BED_S } from '../src/client/audio/cues.ts';
 import { mulberry32 } from '../src/common/seededRandom.ts';
 
 export const SAMPLE_RATE = 22_050;
-export const SOUND_NAMES = [
-  'tick',
-  'spin',
-  'stop',
-  'bell',
-  'refund',
-  'win-small',
-  'win-big',
-  'win-mega',
-  'win-jackpot',
-  'lose',
-  'click',
-] as const;
+/** One sound per cue of the game (src/client/audio/cues.ts). */
+export const SOUND_NAMES = SOUND_CUES;
 export type SoundName = (typeof SOUND_NAMES)[number];
 /**
  * The sounds also made as MP3. Not the short cues tied to a wheel's motion (tick, stop, click),
@@ -167,6 +156,28 @@ const CHIME = [
   [4.2, 0.06, 0.25],
 ] as const;
 
+/**
+ * A shimmer of short high chimes: `count` of them from `at`, every `step` seconds (a little
+ * off at random), cycling through `notes`, each slightly detuned by up to `detune`.
+ */
+function addSparkles(
+  out: Float64Array,
+  s: { seed: number; count: number; at: number; step: number; notes: readonly number[]; gain: number; detune: number },
+): void {
+  const random = noise(s.seed);
+  for (let i = 0; i < s.count; i++) {
+    const freq = s.notes[i % s.notes.length] ?? C7;
+    addTone(out, {
+      at: s.at + i * s.step + random() * 0.02,
+      freq: freq * (1 + random() * s.detune),
+      duration: 0.25,
+      gain: s.gain,
+      decay: 0.07,
+      partials: CHIME,
+    });
+  }
+}
+
 const RECIPES: Record<SoundName, () => Float64Array> = {
   // The cursor flicking over a segment boundary: a tiny woody tock, 25 ms.
   tick() {
@@ -259,18 +270,7 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
       addTone(out, { at: 0.7, freq, duration: 1.0, gain: 0.45, wave: 'triangle', attack: 0.02, decay: 0.45 });
     }
     addTone(out, { at: 0.7, freq: C7, duration: 1.0, gain: 0.5, decay: 0.3, partials: CHIME });
-    const random = noise(17);
-    for (let i = 0; i < 9; i++) {
-      const freq = [E6, G6, C7][i % 3] ?? C7;
-      addTone(out, {
-        at: 0.75 + i * 0.08 + random() * 0.02,
-        freq: freq * (1 + random() * 0.01),
-        duration: 0.25,
-        gain: 0.25,
-        decay: 0.07,
-        partials: CHIME,
-      });
-    }
+    addSparkles(out, { seed: 17, count: 9, at: 0.75, step: 0.08, notes: [E6, G6, C7], gain: 0.25, detune: 0.01 });
     return normalize(out, 0.7);
   },
   // A mega lot (1 000 ×): two octaves of run, a held chord under a chime, a long shimmer.
@@ -283,18 +283,7 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
       addTone(out, { at: 0.55, freq, duration: 1.45, gain: 0.4, wave: 'triangle', attack: 0.03, decay: 0.6 });
     }
     addTone(out, { at: 0.55, freq: C7, duration: 1.45, gain: 0.5, decay: 0.45, partials: CHIME });
-    const random = noise(19);
-    for (let i = 0; i < 16; i++) {
-      const freq = [E6, G6, C7, G6][i % 4] ?? C7;
-      addTone(out, {
-        at: 0.6 + i * 0.07 + random() * 0.02,
-        freq: freq * (1 + random() * 0.01),
-        duration: 0.25,
-        gain: 0.22,
-        decay: 0.07,
-        partials: CHIME,
-      });
-    }
+    addSparkles(out, { seed: 19, count: 16, at: 0.6, step: 0.07, notes: [E6, G6, C7, G6], gain: 0.22, detune: 0.01 });
     return normalize(out, 0.7);
   },
   // The jackpot (20 000 ×): a fanfare of three chords climbing to a held tonic, bells over it.
@@ -320,18 +309,7 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
     [C6, E6, G6, C7].forEach((freq, i) =>
       addTone(out, { at: 0.96 + i * 0.12, freq, duration: 1.6, gain: 0.5, decay: 0.4, partials: CHIME }),
     );
-    const random = noise(23);
-    for (let i = 0; i < 26; i++) {
-      const freq = [E6, G6, C7][i % 3] ?? C7;
-      addTone(out, {
-        at: 1.1 + i * 0.065 + random() * 0.02,
-        freq: freq * (1 + random() * 0.012),
-        duration: 0.25,
-        gain: 0.2,
-        decay: 0.07,
-        partials: CHIME,
-      });
-    }
+    addSparkles(out, { seed: 23, count: 26, at: 1.1, step: 0.065, notes: [E6, G6, C7], gain: 0.2, detune: 0.012 });
     return normalize(out, 0.7);
   },
   // A losing unit: two soft falling notes, kind rather than sad.
