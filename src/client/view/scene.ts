@@ -1,6 +1,6 @@
 import 'pixi.js/unsafe-eval';
 import gsap from 'gsap';
-import { Application, Container } from 'pixi.js';
+import { Application, Container, Ticker } from 'pixi.js';
 // Only the parts of Pixi the table draws with (manageImports: false below): not its events,
 // accessibility, DOM, filters, meshes, tiling or bitmap and HTML text, which Pixi would
 // otherwise fetch at start-up in a chunk of their own.
@@ -100,6 +100,9 @@ export class Scene implements TableView {
     if (this.awake) return;
     this.awake = true;
     gsap.ticker.add(this.frame);
+    // Pixi's own system ticker only runs its texture collection (SchedulerSystem), yet it
+    // asks for every animation frame: it runs while the scene does, and stops with it.
+    Ticker.system.start();
   }
 
   /**
@@ -121,6 +124,7 @@ export class Scene implements TableView {
       if (!moving && ++this.stillFrames > 3) {
         this.awake = false;
         gsap.ticker.remove(this.frame);
+        Ticker.system.stop();
       }
       return;
     }
