@@ -49,6 +49,8 @@ export class WheelView {
   private lit: number | null = null;
   private readonly pulse = { scale: 1, alpha: 0 };
   private pulseTween: gsap.core.Tween | null = null;
+  /** How much of the blurred face shows (0: hidden, and then not turned either: nothing to composite). */
+  private blur = 0;
 
   constructor(
     private readonly renderer: Renderer,
@@ -157,12 +159,12 @@ export class WheelView {
         duration: lengthS,
         ease: 'none',
         onUpdate: () => {
+          this.setBlur(blurAmount(speed(clock.t)));
           this.setDeg(angle(clock.t));
-          this.layers.setAlpha('blur', blurAmount(speed(clock.t)));
         },
         onComplete: () => {
+          this.setBlur(0);
           this.setDeg(angle(lengthS));
-          this.layers.setAlpha('blur', 0);
           this.running = null;
           resolve();
         },
@@ -200,13 +202,19 @@ export class WheelView {
   private stopAnimations(): void {
     this.running?.tween.kill();
     this.running = null;
-    this.layers.setAlpha('blur', 0);
+    this.setBlur(0);
+  }
+
+  private setBlur(amount: number): void {
+    if (amount === this.blur) return;
+    this.blur = amount;
+    this.layers.setAlpha('blur', amount);
   }
 
   private setDeg(deg: number): void {
     this.deg = deg;
     this.layers.turn('face', deg * DEG);
-    this.layers.turn('blur', deg * DEG);
+    if (this.blur > 0) this.layers.turn('blur', deg * DEG);
     this.turnLit();
     const boundary = boundaryCount(deg);
     if (boundary !== this.lastBoundary) {
