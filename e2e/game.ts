@@ -84,7 +84,8 @@ export async function finishSpins(page: Page): Promise<void> {
 export async function revealAll(page: Page): Promise<void> {
   await finishSpins(page);
   await expectPhase(page, 'revealed');
-  await page.evaluate(() => window.spincake!.advance(8_000));
+  // Long enough for the jackpot's takeover, then its card and count-up.
+  await page.evaluate(() => window.spincake!.advance(16_000));
   await expect(body(page)).toHaveAttribute('data-overlay', 'shown');
 }
 

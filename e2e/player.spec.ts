@@ -164,13 +164,20 @@ test('history: ticket reference, both games, the four segments in points; a live
   await expectPhase(page, 'replay');
 });
 
-test('a tap on the table or Space lands the turning wheels at once on the server’s stops', async ({ page }) => {
+test('a tap on the table or Space lands the turning wheels on the server’s stops, braking for 0.2 s', async ({
+  page,
+}) => {
   await openGame(page);
   await fixture(page, 'x2');
   await buy(page);
   await goAll(page).click();
+  await page.evaluate(() => window.spincake!.advance(1_500));
   await expect(body(page)).toHaveAttribute('data-wheels', 'spinning,spinning,spinning,spinning');
   await page.locator('.canvas-host').click({ position: { x: 5, y: 300 } });
+  // A slam-stop decelerates: still turning a frame later, at rest on the stops 0.2 s later.
+  await page.evaluate(() => window.spincake!.advance(100));
+  await expect(body(page)).toHaveAttribute('data-wheels', 'spinning,spinning,spinning,spinning');
+  await page.evaluate(() => window.spincake!.advance(120));
   await expectPhase(page, 'revealed');
   const play = await lastPlay(page);
   expect(await page.evaluate(() => window.spincake!.cursors())).toEqual(play.wheels.map((w) => w.stop));
@@ -182,6 +189,7 @@ test('a tap on the table or Space lands the turning wheels at once on the server
   await goAll(page).click();
   await expect(body(page)).toHaveAttribute('data-wheels', 'spinning,spinning,spinning,spinning');
   await page.keyboard.press('Space');
+  await page.evaluate(() => window.spincake!.advance(220));
   await expectPhase(page, 'revealed');
 });
 

@@ -91,7 +91,7 @@ test('a past play replayed on the wheels exactly as it fell, with no purchase (4
   await expectPhase(page, 'replay');
   await page.evaluate(() => window.spincake!.finishSpins());
   await page.evaluate(() => window.spincake!.advance(8_000));
-  await expect(page.getByRole('dialog', { name: /Rediffusion/ })).toContainText('Pas cette fois');
+  await expect(page.getByRole('dialog', { name: /Rediffusion/ })).toContainText('Ce ticket n’est pas gagnant.');
   await page.getByRole('button', { name: 'Retour au jeu' }).click();
   await playRound(page);
   expect(await serverPlays(page)).toHaveLength(3);

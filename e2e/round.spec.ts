@@ -31,7 +31,7 @@ async function expectCardMatchesServer(page: Page, play: Play): Promise<void> {
   await expect(jeu2).toContainText(`${formatCount(play.jeu2.points)} points`);
   await expect(jeu2).toContainText(play.jeu2.winCents > 0 ? euros(play.jeu2.winCents) : 'Pas de gain');
   if (play.winCents > 0) await expect(card.locator('.total-value')).toHaveText(euros(play.winCents));
-  else await expect(card).toContainText('Pas cette fois');
+  else await expect(card).toContainText('Ce ticket n’est pas gagnant.');
   await expect(balance(page)).toHaveText(euros(play.balanceAfterCents));
 }
 

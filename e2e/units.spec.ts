@@ -40,7 +40,7 @@ test('a losing unit gets a kind message and no win', async ({ page }) => {
   const play = await lastPlay(page);
   expect(play.winCents).toBe(0);
   const card = page.getByRole('dialog');
-  await expect(card).toContainText('Pas cette fois');
+  await expect(card).toContainText('Ce ticket n’est pas gagnant.');
   await expect(card.locator('.total-value')).toHaveCount(0);
   await expect(card.locator('[data-game=jeu1]')).toContainText('Pas de gain');
   await expect(card.locator('[data-game=jeu2]')).toContainText('Pas de gain');

@@ -12,17 +12,29 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Mp3Encoder } from '@breezystack/lamejs';
+import { SOUND_CUES, SPIN_BED_S } from '../src/client/audio/cues.ts';
 import { mulberry32 } from '../src/common/seededRandom.ts';
 
 export const SAMPLE_RATE = 22_050;
-export const SOUND_NAMES = ['tick', 'spin', 'stop', 'bell', 'win-small', 'win-big', 'lose', 'click'] as const;
+/** One sound per cue of the game (src/client/audio/cues.ts). */
+export const SOUND_NAMES = SOUND_CUES;
 export type SoundName = (typeof SOUND_NAMES)[number];
 /**
- * The sounds also made as MP3. Not the short cues tied to a wheel's motion (tick, stop, click):
- * an MP3 starts with about 50 ms of encoder padding, late for a landing, and they are small
- * as WAV anyway (Vite inlines the two shortest into the script).
+ * The sounds also made as MP3. Not the short cues tied to a wheel's motion (tick, stop, click),
+ * small as WAV anyway. An MP3 decodes with the codec's delay (about 50 ms) before its sound:
+ * the game plays each from past it (MP3_LEAD_S in src/client/audio/cues.ts).
  */
-export const MP3_SOUNDS: readonly SoundName[] = ['spin', 'bell', 'win-small', 'win-big', 'lose'];
+export const MP3_SOUNDS: readonly SoundName[] = [
+  'spin',
+  'bell',
+  'refund',
+  'win-small',
+  'win-big',
+  'win-mega',
+  'win-jackpot',
+  'lose',
+];
+
 export const MP3_KBPS = 48;
 
 const TAU = Math.PI * 2;
@@ -144,6 +156,28 @@ const CHIME = [
   [4.2, 0.06, 0.25],
 ] as const;
 
+/**
+ * A shimmer of short high chimes: `count` of them from `at`, every `step` seconds (a little
+ * off at random), cycling through `notes`, each slightly detuned by up to `detune`.
+ */
+function addSparkles(
+  out: Float64Array,
+  s: { seed: number; count: number; at: number; step: number; notes: readonly number[]; gain: number; detune: number },
+): void {
+  const random = noise(s.seed);
+  for (let i = 0; i < s.count; i++) {
+    const freq = s.notes[i % s.notes.length] ?? C7;
+    addTone(out, {
+      at: s.at + i * s.step + random() * 0.02,
+      freq: freq * (1 + random() * s.detune),
+      duration: 0.25,
+      gain: s.gain,
+      decay: 0.07,
+      partials: CHIME,
+    });
+  }
+}
+
 const RECIPES: Record<SoundName, () => Float64Array> = {
   // The cursor flicking over a segment boundary: a tiny woody tock, 25 ms.
   tick() {
@@ -160,20 +194,32 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
     );
     return normalize(out, 0.35);
   },
-  // Launch: a breath of air sweeping up then away.
+  // The spin bed: the whirr of the stands turning, a soft band of air with a low hum,
+  // pulsing six times per loop and at its lowest where the loop joins (no seam to hear).
   spin() {
-    const out = silence(0.5);
+    const out = silence(SPIN_BED_S);
+    const pulse = (t: number) => 0.55 - 0.45 * Math.cos((t / SPIN_BED_S) * TAU * 6);
     addNoise(
       out,
       0,
-      0.5,
+      SPIN_BED_S,
       11,
-      (t) => 300 + 1500 * Math.sin((t / 0.5) * Math.PI * 0.8),
-      (t) => Math.min(1, t / 0.14) * Math.exp(-Math.max(0, t - 0.14) / 0.11),
-      2,
+      (t) => 700 + 250 * Math.sin((t / SPIN_BED_S) * TAU * 2),
+      (t) => 0.8 * pulse(t),
+      1.5,
       2,
     );
-    return normalize(out, 0.55);
+    addTone(out, {
+      at: 0,
+      freq: 98,
+      duration: SPIN_BED_S,
+      gain: 0.05,
+      wave: 'triangle',
+      attack: 0.001,
+      decay: 100,
+    });
+    for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) * (0.35 + 0.65 * pulse(i / SAMPLE_RATE));
+    return normalize(out, 0.4);
   },
   // The wheel settling: a soft low thunk.
   stop() {
@@ -198,6 +244,13 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
     );
     return normalize(out, 0.5);
   },
+  // The stake back: one soft two-note chime, short and quiet (no celebration).
+  refund() {
+    const out = silence(0.5);
+    addTone(out, { at: 0, freq: G5, duration: 0.3, gain: 0.6, decay: 0.12, partials: CHIME });
+    addTone(out, { at: 0.11, freq: C6, duration: 0.39, gain: 0.6, decay: 0.15, partials: CHIME });
+    return normalize(out, 0.4);
+  },
   // A small total: a quick major arpeggio ending on a chime.
   'win-small'() {
     const out = silence(0.8);
@@ -217,18 +270,46 @@ const RECIPES: Record<SoundName, () => Float64Array> = {
       addTone(out, { at: 0.7, freq, duration: 1.0, gain: 0.45, wave: 'triangle', attack: 0.02, decay: 0.45 });
     }
     addTone(out, { at: 0.7, freq: C7, duration: 1.0, gain: 0.5, decay: 0.3, partials: CHIME });
-    const random = noise(17);
-    for (let i = 0; i < 9; i++) {
-      const freq = [E6, G6, C7][i % 3] ?? C7;
-      addTone(out, {
-        at: 0.75 + i * 0.08 + random() * 0.02,
-        freq: freq * (1 + random() * 0.01),
-        duration: 0.25,
-        gain: 0.25,
-        decay: 0.07,
-        partials: CHIME,
-      });
+    addSparkles(out, { seed: 17, count: 9, at: 0.75, step: 0.08, notes: [E6, G6, C7], gain: 0.25, detune: 0.01 });
+    return normalize(out, 0.7);
+  },
+  // A mega lot (1 000 ×): two octaves of run, a held chord under a chime, a long shimmer.
+  'win-mega'() {
+    const out = silence(2.0);
+    [C5, E5, G5, C6, E6, G6, C7].forEach((freq, i) =>
+      addTone(out, { at: i * 0.075, freq, duration: 0.26, gain: 0.65, wave: 'triangle', decay: 0.11 }),
+    );
+    for (const freq of [C5, E5, G5, C6, E6]) {
+      addTone(out, { at: 0.55, freq, duration: 1.45, gain: 0.4, wave: 'triangle', attack: 0.03, decay: 0.6 });
     }
+    addTone(out, { at: 0.55, freq: C7, duration: 1.45, gain: 0.5, decay: 0.45, partials: CHIME });
+    addSparkles(out, { seed: 19, count: 16, at: 0.6, step: 0.07, notes: [E6, G6, C7, G6], gain: 0.22, detune: 0.01 });
+    return normalize(out, 0.7);
+  },
+  // The jackpot (20 000 ×): a fanfare of three chords climbing to a held tonic, bells over it.
+  'win-jackpot'() {
+    const out = silence(3.0);
+    const F5 = note(8);
+    const A5 = note(12);
+    const D6 = note(17);
+    const B5 = note(14);
+    const chords = [
+      [C5, E5, G5],
+      [F5, A5, C6],
+      [G5, B5, D6],
+    ];
+    chords.forEach((chord, c) => {
+      for (const freq of chord) {
+        addTone(out, { at: c * 0.32, freq, duration: 0.3, gain: 0.45, wave: 'triangle', attack: 0.01, decay: 0.16 });
+      }
+    });
+    for (const freq of [C5, E5, G5, C6, E6, G6]) {
+      addTone(out, { at: 0.96, freq, duration: 2.04, gain: 0.32, wave: 'triangle', attack: 0.04, decay: 0.9 });
+    }
+    [C6, E6, G6, C7].forEach((freq, i) =>
+      addTone(out, { at: 0.96 + i * 0.12, freq, duration: 1.6, gain: 0.5, decay: 0.4, partials: CHIME }),
+    );
+    addSparkles(out, { seed: 23, count: 26, at: 1.1, step: 0.065, notes: [E6, G6, C7], gain: 0.2, detune: 0.012 });
     return normalize(out, 0.7);
   },
   // A losing unit: two soft falling notes, kind rather than sad.

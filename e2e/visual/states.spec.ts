@@ -96,6 +96,37 @@ for (const pair of overlays) {
   });
 }
 
+/** Issue 30: the wheels just stopped (tally, lit segments), and each big tier's takeover mid-way. */
+test('live tally and lit segments, the wheels just stopped', async ({ page }) => {
+  await openTable(page);
+  await seededFixture(page, 'x100-bells');
+  await buy(page);
+  await goAll(page).click();
+  await page.evaluate(() => window.spincake!.finishSpins());
+  await expectPhase(page, 'revealed');
+  await page.evaluate(() => window.spincake!.advance(300));
+  await expectPicture(page, 'tally-lit');
+});
+
+for (const [pair, tier] of [
+  ['x100-points', 'big'],
+  ['x1000', 'mega'],
+  ['x20000', 'jackpot'],
+] as const) {
+  test(`takeover, ${tier}`, async ({ page }) => {
+    await openTable(page);
+    await seededFixture(page, pair);
+    await buy(page);
+    await goAll(page).click();
+    await page.evaluate(() => window.spincake!.finishSpins());
+    await expectPhase(page, 'revealed');
+    // Past the card's beat and the takeover's count-up, before it fades.
+    await page.evaluate(() => window.spincake!.advance(2_600));
+    await expect(body(page)).toHaveAttribute('data-overlay', 'takeover');
+    await expectPicture(page, `takeover-${tier}`);
+  });
+}
+
 test('result folded below the four stopped wheels', async ({ page }) => {
   await showResult(page, 'x7');
   await page.getByRole('button', { name: 'Voir les roues' }).click();

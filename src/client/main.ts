@@ -138,7 +138,8 @@ async function boot(): Promise<void> {
     const { installTestApi } = await testMode;
     installTestApi({
       round: () => c.round,
-      finishSpins: () => scene.finishSpins(),
+      finishSpins: () => scene.finishSpinsNow(),
+      wake: () => scene.wake(),
       token: () => c.token,
       renderer: scene.rendererName,
       table: scene,

@@ -9,11 +9,33 @@ export const SOUND_CUES = [
   'spin',
   'stop',
   'bell',
+  'refund',
   'win-small',
   'win-big',
+  'win-mega',
+  'win-jackpot',
   'lose',
   'click',
 ] as const satisfies readonly Cue[];
+
+/**
+ * Cues fetched only when a round that needs them is bought (controller: `prepare`), seconds
+ * before they play: the two longest, heard on 4 units in a million.
+ */
+export const ON_DEMAND_CUES: readonly Cue[] = ['win-mega', 'win-jackpot'];
+
+/** The spin bed's length: scripts/make-sounds.ts renders it to loop over exactly this. */
+export const SPIN_BED_S = 1.2;
+
+/** The spin bed plays in a loop while wheels turn; it fades out over this much of its end. */
+export const SPIN_BED_FADE_S = 0.6;
+
+/**
+ * Where an MP3 cue's sound starts in what the browser decodes: LAME's encoder delay (576
+ * samples) and the decoder's (529) at 22 050 Hz. The cues play from there (a sprite), so
+ * a bell lands with its thunk, not 50 ms after it (e2e/delivery.spec.ts measures it in Chromium).
+ */
+export const MP3_LEAD_S = (576 + 529) / 22_050;
 /** The game's cues (game/audioOut.ts); CUE_SETTINGS and the files cover each one. */
 export type SoundCue = Cue;
 
@@ -31,12 +53,16 @@ export interface CueSettings {
  */
 export const CUE_SETTINGS: Readonly<Record<SoundCue, CueSettings>> = {
   tick: { volume: 0.25, minGapMs: 45 },
-  spin: { volume: 0.5, minGapMs: 60 },
+  spin: { volume: 0.35, minGapMs: 60 },
   stop: { volume: 0.5, minGapMs: 40 },
   bell: { volume: 0.7, minGapMs: 0 },
+  // Each result a step louder than the one below; a loss the quietest of all (audio/levels.test.ts).
+  refund: { volume: 0.55, minGapMs: 0 },
   'win-small': { volume: 0.7, minGapMs: 0 },
   'win-big': { volume: 0.8, minGapMs: 0 },
-  lose: { volume: 0.6, minGapMs: 0 },
+  'win-mega': { volume: 0.9, minGapMs: 0 },
+  'win-jackpot': { volume: 1, minGapMs: 0 },
+  lose: { volume: 0.3, minGapMs: 0 },
   click: { volume: 0.5, minGapMs: 30 },
 };
 

@@ -151,6 +151,9 @@ describe('GameController round', () => {
     await game.controller.reportsSent();
     expect(game.api.callsOf('finish')).toEqual([['token-kept', play.playId]]);
     expect(game.table.cursors()).toEqual([1, 2, 3, 4]);
+    // The credit waits for the card (which counts it up): never in the bar over an empty table.
+    expect(game.controls.balance).toBe(play.balanceBeforeCents - play.stakeCents);
+    game.clock.runLater();
     expect(game.controls.balance).toBe(play.balanceAfterCents);
     expect(game.controls.announced).toContain(fr.wheelResult(3, 100, fr.symbols.cupcake));
   });
@@ -259,7 +262,7 @@ describe('GameController round', () => {
     bells.controller.goAll();
     await bells.table.land();
     expect(bells.table.celebrations.map((c) => [c.level.rank, c.glowing])).toEqual([[3, [true, true, true, true]]]);
-    expect(bells.audio.cues).toContain('win-big');
+    expect(bells.audio.cues).toContain('win-mega');
     expect(bells.controls.announced.at(-1)).toMatch(/^Gain total/);
   });
 });
@@ -564,5 +567,81 @@ describe('GameController sound', () => {
     game.controller.toggleMute();
     expect(game.audio.muted).toBe(true);
     expect(game.controls.muted).toBe(true);
+  });
+});
+
+describe('GameController the show', () => {
+  it('tallies the wheels live as they stop, then clears the tally with the card', async () => {
+    const game = setUp();
+    await buy(game, makePlay({ stops: [1, 2, 3, 4], bells: 2, points: 150 }));
+    for (const wheel of [3, 0, 1, 2]) {
+      game.controller.go(wheel);
+      await game.table.land(wheel);
+    }
+    expect(game.controls.tallies.filter((t) => t !== null)).toEqual([
+      fr.liveTally(0, 150),
+      fr.liveTally(1, 300),
+      fr.liveTally(2, 450),
+      fr.liveTally(2, 600),
+    ]);
+    expect(fr.liveTally(2, 650)).toBe('2\u00a0cloches · 650\u00a0pts');
+    game.clock.runLater();
+    game.controller.closeResult();
+    expect(game.controls.tallies.at(-1)).toBeNull();
+  });
+
+  it('never shows the credited balance before the card: it stays the balance after the stake until then', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({ bells: 3, points: 0 }));
+    expect(play.winCents).toBeGreaterThan(0);
+    game.controller.goAll();
+    await game.table.land();
+    expect(game.controller.round.phase).toBe('revealed');
+    expect(game.controls.results).toEqual([]);
+    expect(game.controls.balances).not.toContain(play.balanceAfterCents);
+    game.clock.runLater();
+    expect(game.controls.results).toEqual([{ playId: play.playId }]);
+    expect(game.controls.balance).toBe(play.balanceAfterCents);
+  });
+
+  it('launches the wheels of a common GO one after the other, never in lockstep', async () => {
+    const game = setUp();
+    await buy(game, makePlay({}));
+    game.controller.goAll();
+    const delays = game.table.spins.map((s) => s.plan.delayS);
+    expect(delays[0]).toBe(0);
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThan(delays[i - 1]!);
+  });
+
+  it('plays the spin bed for as long as the spins, cut short by a slam-stop, ended with the last stop', async () => {
+    const game = setUp();
+    await buy(game, makePlay({}));
+    game.controller.goAll();
+    const longest = Math.max(...game.table.spins.map((s) => spinLengthS(s.plan)));
+    expect(game.audio.cues.filter((c) => c === 'spin')).toHaveLength(1);
+    expect(game.audio.bedEnds.at(-1)).toBeGreaterThan(4);
+    expect(game.audio.bedEnds.at(-1)).toBeLessThanOrEqual(longest + 0.05);
+    game.controller.hurry();
+    expect(game.audio.bedEnds.at(-1)).toBeCloseTo(0.2, 1);
+    await settle();
+    expect(game.audio.bedEnds.at(-1)).toBe(0);
+  });
+
+  it('gives the stake back quietly: the refund tier and its own soft cue, no sprinkles', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({ bells: 1, points: 100 }));
+    expect(play.winCents).toBe(play.stakeCents);
+    game.controller.goAll();
+    await game.table.land();
+    const level = game.table.celebrations.at(-1)!.level;
+    expect([level.tier, level.sprinkles, level.takeoverS]).toEqual(['refund', 0, 0]);
+    expect(game.audio.cues).toContain('refund');
+    expect(game.audio.cues).not.toContain('win-small');
+  });
+
+  it('fetches a big tier’s cue as soon as its round is bought', async () => {
+    const game = setUp();
+    await buy(game, makePlay({ bells: 4, points: 0 }));
+    expect(game.audio.prepared).toContain('win-mega');
   });
 });

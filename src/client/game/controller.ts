@@ -14,7 +14,9 @@ import { announceResult, celebrateResult, checkAgainstRules, playDate, type Reve
 import * as round from './round.ts';
 import { Session } from './session.ts';
 import { SessionTally } from './sessionTally.ts';
-import { planSpin, type SpinPace } from './spin.ts';
+import { planSpin, SLAM_STOP_S, spinLengthS, type SpinPace } from './spin.ts';
+import { liveTally, liveTallyText } from './tally.ts';
+import { winLevel } from './winLevels.ts';
 import type { ControlsView, ShownWheels, TableView } from './views.ts';
 
 export interface ControllerDeps {
@@ -69,9 +71,18 @@ export class GameController {
   private readonly tally: SessionTally;
   /** The player's quick-spin setting (remembered): every spin short, on the same stops. */
   private quickSpin: boolean;
+  /**
+   * The balance the bar shows while a round's result is not on the card yet: the one after
+   * the stake. The card then counts it up to the credited balance with its total.
+   */
+  private balanceHeld: number | null = null;
+  /** When the spin bed is due to end (the page's clock, ms). */
+  private bedEndsAt = 0;
+  private readonly now: () => number;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
+    this.now = d.now ?? Date.now;
     this.memory = new Memory(d.storage);
     this.tally = new SessionTally(d.storage, d.now ?? Date.now);
     this.stake = this.memory.stake() ?? this.stake;
@@ -175,6 +186,7 @@ export class GameController {
     const turning = this.state.wheels.some((w) => w === 'spinning');
     if (!turning || (this.state.phase !== 'spinning' && this.state.phase !== 'replay')) return false;
     this.d.table.finishSpins();
+    this.extendSpinBed(SLAM_STOP_S, true);
     return true;
   }
 
@@ -212,8 +224,9 @@ export class GameController {
     this.shownWheels = play.wheels;
     this.setState(round.startReplay(this.state));
     this.d.controls.showMessage(null);
+    this.d.controls.showTally(null);
     this.d.controls.announce(this.d.strings.replayNotice(playDate(play, this.d.locale)));
-    play.wheels.forEach((_, i) => this.spin(play, i));
+    play.wheels.forEach((_, i) => this.spin(play, i, i));
     return true;
   }
 
@@ -225,6 +238,7 @@ export class GameController {
     if (this.state.phase !== 'revealed') return;
     this.d.audio.play('click');
     this.d.controls.hideResult();
+    this.d.controls.showTally(null);
     this.d.table.clearCelebration();
     this.memory.keepResultShown(null);
     this.fitStake();
@@ -249,6 +263,8 @@ export class GameController {
       // The card that was up before the reload, from the server's own record of the play.
       this.d.controls.announce(this.d.strings.lastResultNotice);
       this.showPlay(shown);
+      // Credited before the reload: nothing to count up.
+      this.balanceHeld = null;
       this.balanceCents = account.balanceCents;
       this.render();
       return;
@@ -320,13 +336,33 @@ export class GameController {
 
   private showPlay(play: Play): void {
     this.stake = play.stakeCents;
+    // The big tiers' cues are fetched now, seconds before the last wheel stops.
+    this.d.audio.prepare(winLevel(play.winCents, play.stakeCents).cue);
     this.showSegments(play.wheels);
     const next = round.withPlay(play);
     next.wheels.forEach((w, i) => {
       if (w === 'stopped') this.d.table.showStopped(i, play.wheels[i]!.stop, this.d.random() * 2 - 1);
     });
     this.setState(next);
+    this.showTally(play);
     if (next.phase === 'revealed') this.reveal(play);
+  }
+
+  /** The wheels stopped so far, tallied over the table. */
+  private showTally(play: Play): void {
+    const stopped = this.state.wheels.map((w) => w === 'stopped');
+    this.d.controls.showTally(liveTallyText(liveTally(play, stopped), this.d.strings));
+  }
+
+  /**
+   * The spin bed lasts until the longest spin now turning ends, `seconds` from now at the
+   * latest; `replace`: that end instead of any later one (a slam-stop).
+   */
+  private extendSpinBed(seconds: number, replace = false): void {
+    const now = this.now();
+    const end = now + seconds * 1000;
+    this.bedEndsAt = replace ? end : Math.max(this.bedEndsAt, end);
+    this.d.audio.endSpinBed((this.bedEndsAt - now) / 1000);
   }
 
   private launch(wheels: number[]): void {
@@ -335,12 +371,16 @@ export class GameController {
     this.d.audio.play('spin');
     this.setState(round.launch(this.state, wheels));
     this.reports.launched(this.session.token!, play.playId, round.launchedFlags(this.state));
-    for (const i of wheels) this.spin(play, i);
+    wheels.forEach((wheel, order) => this.spin(play, wheel, order));
   }
 
-  /** Turns wheel `i` to the play's stop; `stopped` follows when it rests. */
-  private spin(play: Play, i: number): void {
-    const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.pace());
+  /**
+   * Turns wheel `i` to the play's stop, `order`-th of those launched together (each a
+   * little after the one before); `stopped` follows when it rests.
+   */
+  private spin(play: Play, i: number, order: number): void {
+    const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.pace(), order);
+    this.extendSpinBed(spinLengthS(plan));
     void this.d.table.spin(i, plan).then(() => this.stopped(play, i));
   }
 
@@ -349,6 +389,8 @@ export class GameController {
     if (!replay && this.state.play?.playId !== play.playId) return;
     this.setState(round.wheelStopped(this.state, wheel));
     this.d.audio.play('stop');
+    if (!this.state.wheels.includes('spinning')) this.extendSpinBed(0, true);
+    this.showTally(play);
     const segment = play.wheels[wheel]!.segments[play.wheels[wheel]!.stop]!;
     if (segment.symbol === 'bell') this.d.audio.play('bell');
     const t = this.d.strings;
@@ -359,9 +401,11 @@ export class GameController {
   private reveal(play: Play): void {
     checkAgainstRules(play);
     const replay = this.state.phase === 'replay';
-    // A replay shows the past play's figures; the balance stays today's.
+    // A replay shows the past play's figures; the balance stays today's. A play's credit
+    // waits for its card: the bar keeps the balance after the stake until the card counts it up.
     if (!replay) {
       this.balanceCents = play.balanceAfterCents;
+      this.balanceHeld = play.balanceBeforeCents - play.stakeCents;
       this.tally.revealed(play);
     }
     celebrateResult(play, this.out);
@@ -376,6 +420,8 @@ export class GameController {
       if (this.state.play?.playId !== play.playId) return;
       this.memory.keepResultShown(play.playId);
       this.d.controls.showResult(play, this.d.reducedMotion);
+      this.balanceHeld = null;
+      this.render();
     });
     announceResult(play, this.out);
     if (!play.finished && !replay) void this.reports.finished(this.session.token!, play.playId);
@@ -387,6 +433,7 @@ export class GameController {
     this.replaying = null;
     this.d.audio.play('click');
     this.d.controls.hideResult();
+    this.d.controls.showTally(null);
     this.d.table.clearCelebration();
     this.shownWheels = replay.restore(this.d.table);
     this.setState(round.toIdle());
@@ -435,7 +482,7 @@ export class GameController {
     c.setStakes(this.stakesShown(), this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
     c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
     const inRound = s.play && s.phase !== 'revealed';
-    c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : this.balanceCents);
+    c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : (this.balanceHeld ?? this.balanceCents));
     c.setControls({
       canPlay: this.canPlay(),
       buying: s.phase === 'buying',

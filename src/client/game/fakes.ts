@@ -202,6 +202,10 @@ export class FakeControls implements ControlsView {
   muted: boolean | null = null;
   quickSpin: boolean | null = null;
   readonly messages: (string | null)[] = [];
+  /** Every tally line shown over the table, in order. */
+  readonly tallies: (string | null)[] = [];
+  /** Every balance the bar showed, in order. */
+  readonly balances: (number | null)[] = [];
   readonly announced: string[] = [];
   readonly results: { playId: string; replayOf?: string }[] = [];
   hidden = 0;
@@ -221,6 +225,10 @@ export class FakeControls implements ControlsView {
   }
   setBalance(cents: number | null): void {
     this.balance = cents;
+    this.balances.push(cents);
+  }
+  showTally(text: string | null): void {
+    this.tallies.push(text);
   }
   setMuted(muted: boolean): void {
     this.muted = muted;
@@ -247,10 +255,19 @@ export class FakeControls implements ControlsView {
 
 export class FakeAudio implements AudioOut {
   readonly cues: Cue[] = [];
+  /** Each endSpinBed call's seconds, in order. */
+  readonly bedEnds: number[] = [];
+  readonly prepared: Cue[] = [];
   muted = false;
   unlocks = 0;
   play(cue: Cue): void {
     this.cues.push(cue);
+  }
+  endSpinBed(seconds: number): void {
+    this.bedEnds.push(seconds);
+  }
+  prepare(cue: Cue): void {
+    this.prepared.push(cue);
   }
   setMuted(muted: boolean): void {
     this.muted = muted;

@@ -13,7 +13,7 @@ export interface TableView {
   showStopped(wheel: number, stop: number, offset: number): void;
   rotationDeg(wheel: number): number;
   spin(wheel: number, plan: SpinPlan): Promise<void>;
-  /** Every turning wheel lands at once on its plan's end (the player is in a hurry). */
+  /** Slam-stop: every turning wheel brakes onto its plan's stop within about 0.2 s (the player is in a hurry). */
   finishSpins(): void;
   celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void;
   clearCelebration(): void;
@@ -43,7 +43,13 @@ export interface ControlsView {
   /** The quick-spin setting as it stands (its switch; the card's own animation follows it). */
   setQuickSpin(on: boolean): void;
   showMessage(text: string | null): void;
+  /** The wheels' tally as they stop, over the table (null: none). */
+  showTally(text: string | null): void;
   announce(text: string): void;
+  /**
+   * The result card (after a takeover for the big tiers). Not a replay: the balance counts
+   * up from `balanceBeforeCents − stakeCents` to `balanceAfterCents` with the card's total.
+   */
   showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
   hideResult(): void;
   /** Moves the keyboard focus to the player's next action (after the controls were updated). */

@@ -41,8 +41,8 @@ export const en: Strings = {
   resultLine: (game, detail, win) => `${game}: ${detail}, ${win}`,
   totalLine: (amount) => `Total win: ${amount}`,
   youWin: 'You win!',
-  lostTitle: 'Not this time…',
-  lostMessage: 'This ticket does not win. The cakes may be kinder next round!',
+  lostTitle: 'No win',
+  lostMessage: 'This ticket does not win.',
   newRound: 'New round',
   errors: {
     INVALID_INPUT: 'The server refused the request.',
@@ -177,4 +177,9 @@ export const en: Strings = {
   historyLive: 'Result shown once the four wheels have stopped.',
   historyLeft: 'left before the end: result recorded',
   paused: 'Game paused',
+  // ——— issue 30: the show ———
+  liveTally: (bells, points) =>
+    `${bells}\u00a0${bells === 1 ? 'bell' : 'bells'} · ${formatCount(points, 'en')}\u00a0pts`,
+  takeoverTitle: { big: 'Big win!', mega: 'Mega win!', jackpot: 'JACKPOT!' },
+  takeoverSkip: 'Tap to continue',
 };

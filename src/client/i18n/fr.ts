@@ -41,8 +41,8 @@ export const fr: Strings = {
   resultLine: (game, detail, win) => `${game} : ${detail}, ${win}`,
   totalLine: (amount) => `Gain total : ${amount}`,
   youWin: 'Gagné !',
-  lostTitle: 'Pas cette fois…',
-  lostMessage: 'Ce ticket n’est pas gagnant. Les gâteaux seront peut-être plus généreux au prochain tour !',
+  lostTitle: 'Pas de gain',
+  lostMessage: 'Ce ticket n’est pas gagnant.',
   newRound: 'Nouvelle partie',
   errors: {
     INVALID_INPUT: 'Demande refusée par le serveur.',
@@ -187,4 +187,9 @@ export const fr: Strings = {
   historyLive: 'Résultat affiché à l’arrêt des quatre roues.',
   historyLeft: 'partie quittée avant la fin : résultat enregistré',
   paused: 'Jeu en pause',
+  // ——— issue 30: the show ———
+  liveTally: (bells, points) =>
+    `${bells}\u00a0${plural(bells, 'cloche', 'cloches')} · ${formatCount(points, 'fr')}\u00a0pts`,
+  takeoverTitle: { big: 'Gros gain\u202f!', mega: 'Méga gain\u202f!', jackpot: 'JACKPOT\u202f!' },
+  takeoverSkip: 'Touchez pour continuer',
 };

@@ -122,4 +122,11 @@ export interface Strings {
   historyLeft: string;
   /** Shown over the page while the portal holds the game paused. */
   paused: string;
+  // ——— issue 30: the show ———
+  /** The wheels stopped so far, as they stop: bells found and points collected (« 2 cloches · 650 pts »). */
+  liveTally: (bells: number, points: number) => string;
+  /** The takeover's headline for a big, mega or jackpot lot. */
+  takeoverTitle: Record<'big' | 'mega' | 'jackpot', string>;
+  /** Under the takeover: a tap ends it. */
+  takeoverSkip: string;
 }

@@ -43,6 +43,8 @@ const FRAME_S = 1 / 60;
 export function installTestApi(hooks: {
   round(): RoundState;
   finishSpins(): void;
+  /** Puts the scene back on GSAP's ticker (it leaves it while the table is still). */
+  wake(): void;
   token(): string | null;
   renderer: string;
   table: TurnableTable;
@@ -60,6 +62,7 @@ export function installTestApi(hooks: {
     // Frame by frame, so tweens that start along the way (the card after the last stop)
     // get their share of the time too.
     advance: (ms) => {
+      hooks.wake();
       let left = ms / 1000;
       while (left > 1e-9) {
         const step = Math.min(FRAME_S, left);
@@ -71,6 +74,7 @@ export function installTestApi(hooks: {
     cursors: () => [0, 1, 2, 3].map((i) => segmentUnderCursor(hooks.table.rotationDeg(i))),
     token: () => hooks.token(),
     turnWheel: (wheel, deg) => {
+      hooks.wake();
       const { stop, offset } = restingPlace(hooks.table.rotationDeg(wheel) + deg);
       hooks.table.showStopped(wheel, stop, offset);
     },

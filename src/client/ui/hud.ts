@@ -3,9 +3,11 @@ import type { Play, StakeOffer } from '../../contract/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import type { ControlsState, ControlsView, FocusTarget } from '../game/views.ts';
+import { winLevel } from '../game/winLevels.ts';
 import type { Strings } from '../i18n/index.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import type { Layout } from './layout.ts';
+import { Takeover } from './takeover.ts';
 
 export interface HudHandlers {
   play(): void;
@@ -46,6 +48,12 @@ export class Hud implements ControlsView {
   private stakesEnabled = true;
   private readonly soldOutTags = new Map<StakeCents, HTMLElement>();
   private readonly live: HTMLElement;
+  /** The wheels' tally as they stop (« 2 cloches · 650 pts »); said to screen readers wheel by wheel already. */
+  private readonly tallyLine: HTMLElement;
+  private readonly takeover: Takeover;
+  /** The balance the bar shows, and the count-up that carries it to a credited balance. */
+  private shownBalance: number | null = null;
+  private balanceCount: { target: number; tween: gsap.core.Tween } | null = null;
   private readonly resultLayer: HTMLElement;
   private readonly bar: HTMLElement;
   private readonly footer: HTMLElement;
@@ -124,9 +132,11 @@ export class Hud implements ControlsView {
     this.depositButton.addEventListener('click', () => handlers.deposit?.());
     this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton]);
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
+    this.tallyLine = el('p', { className: 'live-tally', attrs: { 'aria-hidden': 'true' } });
     this.resultLayer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
+    this.takeover = new Takeover(host, t);
     // On the document: a click on the dimmed table behind must not let the keys escape the card.
-    document.addEventListener('keydown', (e) => this.resultOpen && this.onCardKey(e));
+    document.addEventListener('keydown', (e) => this.resultOpen && !this.takeover.open && this.onCardKey(e));
 
     // Responsible gaming, always on screen (as French online lottery games show it).
     this.footer = el('footer', { className: 'responsible' }, [
@@ -139,6 +149,7 @@ export class Hud implements ControlsView {
       ...this.goButtons,
       this.bar,
       this.message,
+      this.tallyLine,
       this.footer,
       this.resultLayer,
       this.live,
@@ -148,7 +159,7 @@ export class Hud implements ControlsView {
 
   /** Whether the result card (a modal dialog) is up: no panel may open over it. */
   get resultOpen(): boolean {
-    return !this.resultLayer.hidden;
+    return !this.resultLayer.hidden || this.takeover.open;
   }
 
   focus(target: FocusTarget): void {
@@ -272,7 +283,28 @@ export class Hud implements ControlsView {
   }
 
   setBalance(cents: number | null): void {
+    // The card is counting the balance up to this very figure: let it get there.
+    if (this.balanceCount && cents === this.balanceCount.target) return;
+    this.balanceCount?.tween.kill();
+    this.balanceCount = null;
+    this.writeBalance(cents);
+  }
+
+  private writeBalance(cents: number | null): void {
+    this.shownBalance = cents;
     this.balanceValue.textContent = cents === null ? '—' : formatCents(cents, this.locale);
+  }
+
+  /** The count-up is over (or cut short): the credited balance, exactly. */
+  private endBalanceCount(cents: number): void {
+    if (this.balanceCount?.target !== cents) return;
+    this.balanceCount = null;
+    this.writeBalance(cents);
+  }
+
+  showTally(text: string | null): void {
+    this.tallyLine.textContent = text ?? '';
+    this.tallyLine.classList.toggle('visible', !!text);
   }
 
   setMuted(muted: boolean): void {
@@ -305,7 +337,36 @@ export class Hud implements ControlsView {
    * it as a replay of a past play from the history.
    */
   showResult(play: Play, reducedMotion: boolean, replayOf?: string): void {
+    const level = winLevel(play.winCents, play.stakeCents);
+    const tier = level.tier;
+    if (replayOf !== undefined || (tier !== 'big' && tier !== 'mega' && tier !== 'jackpot')) {
+      this.showCard(play, reducedMotion, replayOf);
+      return;
+    }
+    for (const behind of this.behindCard) behind.inert = true;
+    document.body.dataset.overlay = 'takeover';
+    // The credit waits through the takeover too: the card counts it up (showCard).
+    if (this.shownBalance === play.balanceBeforeCents - play.stakeCents) {
+      this.balanceCount?.tween.kill();
+      this.balanceCount = { target: play.balanceAfterCents, tween: gsap.to({}, { duration: 0, paused: true }) };
+    }
+    this.takeover.show(
+      {
+        tier,
+        winCents: play.winCents,
+        money: (c) => formatCents(c, this.locale),
+        holdS: level.takeoverS,
+        countUpS: level.countUpS,
+        reducedMotion,
+        timeScale: this.quickSpin ? 2 : 1,
+      },
+      () => this.showCard(play, reducedMotion),
+    );
+  }
+
+  private showCard(play: Play, reducedMotion: boolean, replayOf?: string): void {
     const t = this.t;
+    const level = winLevel(play.winCents, play.stakeCents);
     const money = (c: number) => formatCents(c, this.locale);
     const won = play.winCents > 0;
     const row = (name: string, detail: string, win: number, key: string) =>
@@ -338,13 +399,13 @@ export class Hud implements ControlsView {
     peek.setAttribute('aria-pressed', 'false');
     const title = el('h2', {
       className: 'result-title',
-      text: won ? (play.winCents === play.stakeCents ? t.refundTitle : t.youWin) : t.lostTitle,
+      text: won ? (level.tier === 'refund' ? t.refundTitle : t.youWin) : t.lostTitle,
       attrs: { id: 'result-title' },
     });
     const card = el(
       'section',
       {
-        className: `result-card ${won ? 'win' : 'lose'}`,
+        className: `result-card ${won ? 'win' : 'lose'} tier-${level.tier}`,
         attrs: {
           role: 'dialog',
           'aria-modal': 'true',
@@ -385,30 +446,51 @@ export class Hud implements ControlsView {
     again.focus({ preventScroll: true });
 
     this.revealTimeline?.kill();
+    // The credit shows in the bar with the card's total, never before it (a replay's balance stays today's).
+    const balanceFrom = play.balanceBeforeCents - play.stakeCents;
+    const countsBalance = replayOf === undefined && play.winCents > 0 && this.shownBalance === balanceFrom;
     const tl = gsap.timeline({
       onComplete: () => {
         totalValue.textContent = money(play.winCents);
+        if (countsBalance) this.endBalanceCount(play.balanceAfterCents);
         document.body.dataset.overlay = 'shown';
       },
     });
+    // The bar's balance climbs with the total (from where the total starts to show).
+    const shown = { cents: balanceFrom };
+    const balanceTween = gsap.to(shown, {
+      cents: play.balanceAfterCents,
+      duration: Math.max(0.3, level.countUpS),
+      ease: 'power2.out',
+      paused: !countsBalance,
+      onUpdate: () => this.writeBalance(Math.round(shown.cents)),
+      onComplete: () => this.endBalanceCount(play.balanceAfterCents),
+    });
+    if (countsBalance) {
+      this.balanceCount?.tween.kill();
+      this.balanceCount = { target: play.balanceAfterCents, tween: balanceTween };
+    }
     if (!reducedMotion) {
       tl.from(card, { scale: 0.85, opacity: 0, duration: 0.35, ease: 'back.out(1.6)' })
         .from(jeu1, { opacity: 0, x: -16, duration: 0.3 }, '+=0.1')
         .from(jeu2, { opacity: 0, x: -16, duration: 0.3 }, '+=0.25')
         .from(segments, { opacity: 0, y: 8, duration: 0.3 }, '+=0.1')
         .from(total, { opacity: 0, y: 10, duration: 0.3 }, '+=0.25');
-      if (won) {
+      if (won && level.countUpS > 0) {
         const counter = { cents: 0 };
-        const steps = Math.min(2.2, 0.6 + Math.log10(play.winCents / 50 + 1) * 0.4);
         tl.to(counter, {
           cents: play.winCents,
-          duration: steps,
+          duration: level.countUpS,
           ease: 'power2.out',
           // Whole cents on the way up, the server's exact figure at the end.
           onUpdate: () => (totalValue.textContent = money(Math.round(counter.cents))),
         });
+      } else if (won) {
+        // The stake back: said at once, no count-up (nothing to celebrate).
+        tl.call(() => void (totalValue.textContent = money(play.winCents)), [], '<');
       }
-    }
+      if (countsBalance) tl.add(balanceTween.play(), '<');
+    } else balanceTween.kill();
     // The same steps, three times faster: the player asked to go fast.
     if (this.quickSpin) tl.timeScale(3);
     this.revealTimeline = tl;
@@ -417,6 +499,13 @@ export class Hud implements ControlsView {
   hideResult(): void {
     this.revealTimeline?.kill();
     this.revealTimeline = null;
+    document.body.dataset.overlay = 'hidden';
+    this.takeover.dismiss();
+    // Closed mid count-up: the credited balance at once.
+    if (this.balanceCount) {
+      this.balanceCount.tween.kill();
+      this.endBalanceCount(this.balanceCount.target);
+    }
     const hadFocus = this.resultLayer.contains(document.activeElement);
     this.resultLayer.hidden = true;
     this.resultLayer.replaceChildren();

@@ -1,6 +1,6 @@
 import 'pixi.js/unsafe-eval';
 import gsap from 'gsap';
-import { Application, Container } from 'pixi.js';
+import { Application, Container, Ticker } from 'pixi.js';
 // Only the parts of Pixi the table draws with (manageImports: false below): not its events,
 // accessibility, DOM, filters, meshes, tiling or bitmap and HTML text, which Pixi would
 // otherwise fetch at start-up in a chunk of their own.
@@ -33,6 +33,9 @@ export class Scene implements TableView {
   private readonly sprinkles = new Container();
   private dirty = true;
   private lastTime = -1;
+  /** Whether frame() is on GSAP's ticker; off it while the table is still (see frame). */
+  private awake = false;
+  private stillFrames = 0;
 
   private constructor(
     readonly app: Application,
@@ -84,14 +87,30 @@ export class Scene implements TableView {
     // After the stands: on the canvas renderer, the sprinkles fall over them.
     host.appendChild(app.canvas);
     app.stage.addChild(scene.sprinkles);
-    gsap.ticker.add(scene.frame);
+    scene.wake();
     return scene;
+  }
+
+  /**
+   * Back on GSAP's ticker for the next frames: whenever the table changes or something
+   * starts moving (and from the test clock, which moves GSAP's time by hand).
+   */
+  wake(): void {
+    this.stillFrames = 0;
+    if (this.awake) return;
+    this.awake = true;
+    gsap.ticker.add(this.frame);
+    // Pixi's own system ticker only runs its texture collection (SchedulerSystem), yet it
+    // asks for every animation frame: it runs while the scene does, and stops with it.
+    Ticker.system.start();
   }
 
   /**
    * Everything that moves runs on GSAP's clock, so a frame is needed only when that
    * clock moved with tweens on it, or the table changed: an idle table costs nothing,
-   * and a frozen test clock shows a frame that stays put.
+   * and a frozen test clock shows a frame that stays put. A few still frames in a row and
+   * the scene leaves GSAP's ticker, which then sleeps (no requestAnimationFrame at all)
+   * until a tween or wake() brings it back.
    */
   private readonly frame = (): void => {
     const timeline = gsap.globalTimeline;
@@ -101,7 +120,15 @@ export class Scene implements TableView {
     // Without the stands in the stage, only falling sprinkles move in Pixi's canvas: a
     // spin then costs no Pixi frame at all.
     const stageMoves = moving && (this.standsInStage || this.sprinkles.children.length > 0);
-    if (!stageMoves && !this.dirty) return;
+    if (!stageMoves && !this.dirty) {
+      if (!moving && ++this.stillFrames > 3) {
+        this.awake = false;
+        gsap.ticker.remove(this.frame);
+        Ticker.system.stop();
+      }
+      return;
+    }
+    this.stillFrames = 0;
     this.dirty = false;
     if (!this.standsInStage) {
       // An empty, transparent full-screen canvas still costs the compositor a blend over
@@ -113,13 +140,19 @@ export class Scene implements TableView {
     this.app.render();
   };
 
+  /** Something on the table changed: one frame draws it. */
+  private touch(): void {
+    this.dirty = true;
+    this.wake();
+  }
+
   /**
    * The first layout, one picture per task: drawing the stands at their size is the longest
    * step of the start (a stand's five pictures in one task held a phone's page ~150 ms), and
    * relayout() then finds them drawn.
    */
   async layOut(layout: Layout): Promise<void> {
-    this.dirty = true;
+    this.touch();
     this.app.renderer.resize(layout.width, layout.height);
     for (const [i, slot] of layout.wheels.entries()) {
       await this.wheels[i]!.placeByPictures(slot.x, slot.y, slot.radius, nextTask);
@@ -127,7 +160,7 @@ export class Scene implements TableView {
   }
 
   relayout(layout: Layout): void {
-    this.dirty = true;
+    this.touch();
     if (this.app.screen.width !== layout.width || this.app.screen.height !== layout.height) {
       this.app.renderer.resize(layout.width, layout.height);
     }
@@ -135,7 +168,7 @@ export class Scene implements TableView {
   }
 
   showSegments(wheels: ShownWheels): void {
-    this.dirty = true;
+    this.touch();
     this.wheels.forEach((w, i) => w.showSegments(wheels ? wheels[i]!.segments : null));
   }
 
@@ -144,22 +177,31 @@ export class Scene implements TableView {
   }
 
   showStopped(wheel: number, stop: number, offset: number): void {
-    this.dirty = true;
+    this.touch();
     this.wheels[wheel]!.showStopped(stop, offset);
   }
 
   spin(wheel: number, plan: SpinPlan): Promise<void> {
+    this.wake();
     return this.wheels[wheel]!.spin(plan);
   }
 
+  /** Slam-stop: every turning wheel brakes onto its stop in about 0.2 s. */
   finishSpins(): void {
+    this.wake();
+    for (const w of this.wheels) w.slamStop();
+  }
+
+  /** The test clock's « finish spins »: every turning wheel at its rest at once. */
+  finishSpinsNow(): void {
+    this.touch();
     for (const w of this.wheels) w.finishSpin();
   }
 
-  /** The segments under the cursors glow; sprinkles rain, more for bigger wins. */
+  /** The winning segments light up and their symbols pulse; sprinkles rain, more for bigger wins. */
   celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void {
-    this.dirty = true;
-    glowing.forEach((on, i) => this.wheels[i]!.setGlow(on, reducedMotion));
+    this.touch();
+    glowing.forEach((on, i) => this.wheels[i]!.setLit(on, reducedMotion));
     const count = level.sprinkles;
     if (count === 0 || reducedMotion) return;
     const { width, height } = this.app.screen;
@@ -186,8 +228,8 @@ export class Scene implements TableView {
   }
 
   clearCelebration(): void {
-    this.dirty = true;
-    for (const w of this.wheels) w.setGlow(false);
+    this.touch();
+    for (const w of this.wheels) w.setLit(false);
     for (const s of [...this.sprinkles.children]) {
       gsap.killTweensOf(s);
       s.destroy({ children: true });

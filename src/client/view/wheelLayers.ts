@@ -1,8 +1,16 @@
 import { Container, Sprite, Texture, type Renderer } from 'pixi.js';
 
-/** The baked pictures of one cake stand, bottom to top. */
-export type WheelPart = 'plate' | 'face' | 'glow' | 'gloss' | 'cursor';
-const PARTS: readonly WheelPart[] = ['plate', 'face', 'glow', 'gloss', 'cursor'];
+/**
+ * The baked pictures of one cake stand, bottom to top: the plate, the face, its
+ * motion-blurred twin (shown at speed), the light on the winning segment and its symbol
+ * (both turn with the face), the still gloss and the cursor.
+ */
+export type WheelPart = 'plate' | 'face' | 'blur' | 'glow' | 'symbol' | 'gloss' | 'cursor';
+const PARTS: readonly WheelPart[] = ['plate', 'face', 'blur', 'glow', 'symbol', 'gloss', 'cursor'];
+/** The parts that show only some of the time (hidden until given an opacity). */
+export type FadingPart = 'blur' | 'glow' | 'symbol';
+const FADING: readonly WheelPart[] = ['blur', 'glow', 'symbol'];
+export type TurningPart = Exclude<WheelPart, 'plate' | 'gloss'>;
 
 /** Where a part goes, in CSS pixels from the wheel's centre. */
 export interface PartPlacement {
@@ -10,6 +18,8 @@ export interface PartPlacement {
   pivot: { x: number; y: number };
   /** The picture's top-left corner, from the pivot. */
   offset: { x: number; y: number };
+  /** The point it grows about, from the pivot (its middle when omitted: no part grows but the symbol). */
+  anchor?: { x: number; y: number };
 }
 
 /**
@@ -20,8 +30,10 @@ export interface WheelLayers {
   place(x: number, y: number): void;
   /** Shows `texture` as `part` (the layers own it from now on). */
   show(part: WheelPart, texture: Texture, placement: PartPlacement): void;
-  turn(part: 'face' | 'cursor', radians: number): void;
-  setGlow(visible: boolean, alpha: number): void;
+  /** Turns `part` about its pivot, grown by `scale` about its anchor. */
+  turn(part: TurningPart, radians: number, scale?: number): void;
+  /** A fading part's opacity; 0 hides it. */
+  setAlpha(part: FadingPart, alpha: number): void;
 }
 
 /**
@@ -31,41 +43,47 @@ export interface WheelLayers {
 export class PixiWheelLayers implements WheelLayers {
   readonly root = new Container();
   private readonly holders = new Map<WheelPart, Container>();
+  private readonly growers = new Map<WheelPart, Container>();
   private readonly sprites = new Map<WheelPart, Sprite>();
 
   constructor() {
     for (const part of PARTS) {
       const holder = new Container();
+      const grower = new Container();
       const sprite = new Sprite();
-      holder.addChild(sprite);
+      grower.addChild(sprite);
+      holder.addChild(grower);
       this.root.addChild(holder);
       this.holders.set(part, holder);
+      this.growers.set(part, grower);
       this.sprites.set(part, sprite);
     }
-    this.holders.get('glow')!.visible = false;
+    for (const part of FADING) this.holders.get(part)!.visible = false;
   }
 
   place(x: number, y: number): void {
     this.root.position.set(x, y);
   }
 
-  show(part: WheelPart, texture: Texture, { pivot, offset }: PartPlacement): void {
+  show(part: WheelPart, texture: Texture, { pivot, offset, anchor = { x: 0, y: 0 } }: PartPlacement): void {
     const sprite = this.sprites.get(part)!;
     const old = sprite.texture;
     sprite.texture = texture;
-    sprite.position.set(offset.x, offset.y);
+    sprite.position.set(offset.x - anchor.x, offset.y - anchor.y);
+    this.growers.get(part)!.position.set(anchor.x, anchor.y);
     this.holders.get(part)!.position.set(pivot.x, pivot.y);
     if (old !== Texture.EMPTY && old !== texture) old.destroy(true);
   }
 
-  turn(part: 'face' | 'cursor', radians: number): void {
+  turn(part: TurningPart, radians: number, scale = 1): void {
     this.holders.get(part)!.rotation = radians;
+    this.growers.get(part)!.scale.set(scale);
   }
 
-  setGlow(visible: boolean, alpha: number): void {
-    const glow = this.holders.get('glow')!;
-    glow.visible = visible;
-    glow.alpha = alpha;
+  setAlpha(part: FadingPart, alpha: number): void {
+    const holder = this.holders.get(part)!;
+    holder.visible = alpha > 0;
+    holder.alpha = alpha;
   }
 }
 
@@ -80,7 +98,9 @@ export class PixiWheelLayers implements WheelLayers {
 export class DomWheelLayers implements WheelLayers {
   readonly root = document.createElement('div');
   private readonly canvases = new Map<WheelPart, HTMLCanvasElement>();
-  private readonly turned = new Map<WheelPart, number>();
+  private readonly turned = new Map<WheelPart, string>();
+  private readonly anchors = new Map<WheelPart, { x: number; y: number }>();
+  private readonly alphas = new Map<WheelPart, number>();
 
   constructor(private readonly renderer: Renderer) {
     this.root.className = 'wheel-layers';
@@ -91,14 +111,14 @@ export class DomWheelLayers implements WheelLayers {
       this.root.appendChild(canvas);
       this.canvases.set(part, canvas);
     }
-    this.setGlow(false, 1);
+    for (const part of FADING) this.setAlpha(part as FadingPart, 0);
   }
 
   place(x: number, y: number): void {
     this.root.style.transform = `translate(${x}px, ${y}px)`;
   }
 
-  show(part: WheelPart, texture: Texture, { pivot, offset }: PartPlacement): void {
+  show(part: WheelPart, texture: Texture, { pivot, offset, anchor = { x: 0, y: 0 } }: PartPlacement): void {
     const picture = this.renderer.extract.canvas(texture) as HTMLCanvasElement;
     const canvas = this.canvases.get(part)!;
     canvas.width = picture.width;
@@ -110,18 +130,25 @@ export class DomWheelLayers implements WheelLayers {
     style.left = `${pivot.x + offset.x}px`;
     style.top = `${pivot.y + offset.y}px`;
     style.transformOrigin = `${-offset.x}px ${-offset.y}px`;
+    this.anchors.set(part, anchor);
     texture.destroy(true);
   }
 
-  turn(part: 'face' | 'cursor', radians: number): void {
-    if (this.turned.get(part) === radians) return;
-    this.turned.set(part, radians);
-    this.canvases.get(part)!.style.transform = radians === 0 ? '' : `rotate(${radians}rad)`;
+  turn(part: TurningPart, radians: number, scale = 1): void {
+    const a = this.anchors.get(part) ?? { x: 0, y: 0 };
+    // Turned about the pivot (the transform origin), grown about the anchor.
+    const grow = scale === 1 ? '' : ` translate(${a.x}px, ${a.y}px) scale(${scale}) translate(${-a.x}px, ${-a.y}px)`;
+    const transform = radians === 0 && grow === '' ? '' : `rotate(${radians}rad)${grow}`;
+    if (this.turned.get(part) === transform) return;
+    this.turned.set(part, transform);
+    this.canvases.get(part)!.style.transform = transform;
   }
 
-  setGlow(visible: boolean, alpha: number): void {
-    const style = this.canvases.get('glow')!.style;
-    style.visibility = visible ? '' : 'hidden';
+  setAlpha(part: FadingPart, alpha: number): void {
+    if (this.alphas.get(part) === alpha) return;
+    this.alphas.set(part, alpha);
+    const style = this.canvases.get(part)!.style;
+    style.visibility = alpha > 0 ? '' : 'hidden';
     style.opacity = String(alpha);
   }
 }

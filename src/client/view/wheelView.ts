@@ -1,28 +1,56 @@
 import gsap from 'gsap';
-import { Container, Graphics, Texture, type Renderer } from 'pixi.js';
-import { createPipingTip } from '../art/symbols.ts';
+import { Container, Graphics, Rectangle, Sprite, Texture, type Renderer } from 'pixi.js';
+import { createPipingTip, createSymbol } from '../art/symbols.ts';
 import { PALETTE } from '../art/palette.ts';
 import type { Segment } from '../../rules/unit.ts';
-import { boundaryCount, SEGMENT_DEG, spinTarget, type SpinPlan } from '../game/spin.ts';
+import {
+  angleAt,
+  blurAmount,
+  boundaryCount,
+  brakeOnto,
+  SEGMENT_DEG,
+  segmentUnderCursor,
+  spinMotion,
+  spinTarget,
+  velocityAt,
+  type SpinMotion,
+  type SpinPlan,
+} from '../game/spin.ts';
 import { buildWheelFace } from './wheelFace.ts';
 import type { PartPlacement, WheelLayers, WheelPart } from './wheelLayers.ts';
 
 const DEG = Math.PI / 180;
+/** The blurred face: this many copies of the face, over this many degrees. */
+const BLUR_COPIES = 12;
+const BLUR_SPAN_DEG = 48;
+
+/** A spin on the wheel now: its motion, and the clock the tween drives through it. */
+interface Running {
+  motion: SpinMotion | null;
+  clock: { t: number };
+  tween: gsap.core.Tween;
+  resolve: () => void;
+}
 
 /**
- * One cake stand: the turning face, the plate under it, a still gloss, the glow for a
- * win and the piping-tip cursor that flicks as each sugar pearl passes it. Each part
- * is baked once per unit and size into a picture; `layers` shows them (in the Pixi
- * scene, or as compositor layers beside it) and a spinning frame only turns them.
+ * One cake stand: the turning face (and its blurred twin at speed), the plate under it, a
+ * still gloss, the light on a winning segment and its pulsing symbol, and the piping-tip
+ * cursor that flicks as each sugar pearl passes it. Each part is baked once per unit and
+ * size into a picture; `layers` shows them (in the Pixi scene, or as compositor layers
+ * beside it) and a spinning frame only turns them.
  */
 export class WheelView {
   private radius = 0;
   private segments: readonly Segment[] | null = null;
   private deg = 0;
   private lastBoundary = 0;
-  private timeline: gsap.core.Timeline | null = null;
-  private readonly glow = { visible: false, alpha: 1 };
-  private glowTween: gsap.core.Tween | null = null;
+  private running: Running | null = null;
+  /** The lit segment (null: none) and its symbol's pulse. */
+  private lit: number | null = null;
+  private readonly pulse = { scale: 1, alpha: 0 };
+  private pulseTween: gsap.core.Tween | null = null;
+  /** How much of the blurred face shows (0: hidden, and then not turned either: nothing to composite). */
+  private blur = 0;
 
   constructor(
     private readonly renderer: Renderer,
@@ -35,7 +63,7 @@ export class WheelView {
   }
 
   get spinning(): boolean {
-    return this.timeline !== null;
+    return this.running !== null;
   }
 
   place(x: number, y: number, radius: number): void {
@@ -46,7 +74,7 @@ export class WheelView {
   }
 
   /**
-   * place(), with `between()` awaited before each of the stand's five pictures: the first
+   * place(), with `between()` awaited before each of the stand's pictures: the first
    * layout draws one picture per task, so that no task of the start holds the page long.
    */
   async placeByPictures(x: number, y: number, radius: number, between: () => Promise<void>): Promise<void> {
@@ -59,7 +87,7 @@ export class WheelView {
     }
   }
 
-  /** The stand's pictures at its radius, each drawn by one call: plate, gloss, glow, cursor, face. */
+  /** The stand's pictures at its radius, each drawn by one call: plate, gloss, glow, cursor, face (and its blur). */
   private pictures(): (() => void)[] {
     return [
       () => this.drawPlate(),
@@ -81,73 +109,131 @@ export class WheelView {
     this.setDeg(spinTarget(this.deg, stop, 0, offset));
   }
 
-  /** Turns the wheel by `plan`; resolves once it rests on the target. */
+  /** Turns the wheel by `plan` (see spinMotion); resolves on the frame it rests on the target. */
   spin(plan: SpinPlan): Promise<void> {
     this.stopAnimations();
-    const angle = { deg: this.deg };
-    const update = () => this.setDeg(angle.deg);
-    return new Promise((resolve) => {
-      const tl = gsap.timeline({
+    const motion = spinMotion(plan);
+    return new Promise((resolve) => this.run(motion, motion.lengthS, (t) => angleAt(motion, t), resolve));
+  }
+
+  /** Jump to the end of the spin (the test clock). */
+  finishSpin(): void {
+    this.running?.tween.progress(1);
+  }
+
+  /**
+   * The player hurries: from where it is and as fast as it turns, the wheel brakes onto
+   * the same landing in about 0.2 s (fewer turns, same segment, same point in it).
+   */
+  slamStop(): void {
+    const running = this.running;
+    if (!running?.motion) return;
+    const t = running.clock.t;
+    const brake = brakeOnto(this.deg, velocityAt(running.motion, t), running.motion.plan.to);
+    const resolve = running.resolve;
+    running.tween.kill();
+    this.running = null;
+    this.run(
+      null,
+      brake.durationS,
+      (s) => brake.angleAt(s),
+      resolve,
+      (s) => (brake.angleAt(s + 1e-3) - brake.angleAt(s)) / 1e-3,
+    );
+  }
+
+  private run(
+    motion: SpinMotion | null,
+    lengthS: number,
+    angle: (t: number) => number,
+    resolve: () => void,
+    speed: (t: number) => number = (t) => (motion ? velocityAt(motion, t) : 0),
+  ): void {
+    const clock = { t: 0 };
+    const running: Running = {
+      motion,
+      clock,
+      resolve,
+      tween: gsap.to(clock, {
+        t: lengthS,
+        duration: lengthS,
+        ease: 'none',
+        onUpdate: () => {
+          this.setBlur(blurAmount(speed(clock.t)));
+          this.setDeg(angle(clock.t));
+        },
         onComplete: () => {
-          this.timeline = null;
+          this.setBlur(0);
+          this.setDeg(angle(lengthS));
+          this.running = null;
           resolve();
         },
-      });
-      if (plan.pace === 'reduced') {
-        tl.to(angle, { deg: plan.to, duration: plan.durationS, ease: 'power2.out', onUpdate: update });
-      } else {
-        // A kick back, the long run with a little overshoot, then a settle onto the target
-        // (a quick spin makes the same three moves, shorter: see planSpin).
-        const overshoot = 3 + (plan.durationS % 1) * 3;
-        tl.to(angle, { deg: plan.from - 10, duration: plan.kickS, ease: 'power2.out', onUpdate: update })
-          .to(angle, { deg: plan.to + overshoot, duration: plan.durationS, ease: 'power3.out', onUpdate: update })
-          .to(angle, { deg: plan.to, duration: plan.settleS, ease: 'sine.inOut', onUpdate: update });
-      }
-      this.timeline = tl;
-    });
+      }),
+    };
+    this.running = running;
   }
 
-  /** Jump to the end of the spin (test clock, « finish spins »). */
-  finishSpin(): void {
-    this.timeline?.progress(1);
-  }
-
-  /** A steady glow under reduced motion: no pulsing (no flashing) for those who asked. */
-  setGlow(on: boolean, reducedMotion = false): void {
-    this.glowTween?.kill();
-    this.glowTween = null;
-    this.glow.visible = on;
-    this.glow.alpha = 1;
-    this.layers.setGlow(on, 1);
+  /**
+   * Lights the segment under the cursor: its wedge glows and turns with the wheel, its
+   * symbol pulses. Steady under reduced motion (no pulsing, no flashing).
+   */
+  setLit(on: boolean, reducedMotion = false): void {
+    this.pulseTween?.kill();
+    this.pulseTween = null;
+    this.lit = on ? segmentUnderCursor(this.deg) : null;
+    this.pulse.scale = 1;
+    this.pulse.alpha = on ? 1 : 0;
+    if (on) this.drawLitSymbol();
+    this.layers.setAlpha('glow', on ? 1 : 0);
+    this.layers.setAlpha('symbol', on ? 1 : 0);
+    this.turnLit();
     if (on && !reducedMotion) {
-      this.glowTween = gsap.to(this.glow, {
-        alpha: 0.45,
-        duration: 0.7,
+      this.pulseTween = gsap.to(this.pulse, {
+        scale: 1.22,
+        duration: 0.45,
+        ease: 'sine.inOut',
         yoyo: true,
-        repeat: 5,
-        onUpdate: () => this.layers.setGlow(this.glow.visible, this.glow.alpha),
+        repeat: 7,
+        onUpdate: () => this.turnLit(),
       });
     }
   }
 
   private stopAnimations(): void {
-    this.timeline?.kill();
-    this.timeline = null;
+    this.running?.tween.kill();
+    this.running = null;
+    this.setBlur(0);
+  }
+
+  private setBlur(amount: number): void {
+    if (amount === this.blur) return;
+    this.blur = amount;
+    this.layers.setAlpha('blur', amount);
   }
 
   private setDeg(deg: number): void {
     this.deg = deg;
     this.layers.turn('face', deg * DEG);
+    if (this.blur > 0) this.layers.turn('blur', deg * DEG);
+    this.turnLit();
     const boundary = boundaryCount(deg);
     if (boundary !== this.lastBoundary) {
       this.lastBoundary = boundary;
-      if (this.timeline) this.onTick();
+      if (this.running) this.onTick();
     }
     // The tip bends back as a pearl pushes it, then springs straight (a pure function of
     // the angle, so a frozen frame always looks the same).
     const within = ((((deg + SEGMENT_DEG / 2) % SEGMENT_DEG) + SEGMENT_DEG) % SEGMENT_DEG) / SEGMENT_DEG;
     const push = within < 0.25 ? 1 - within / 0.25 : 0;
-    this.layers.turn('cursor', this.timeline ? -0.22 * push : 0);
+    this.layers.turn('cursor', this.running ? -0.22 * push : 0);
+  }
+
+  /** The light and the symbol sit on the lit segment, wherever the face has turned it. */
+  private turnLit(): void {
+    if (this.lit === null) return;
+    const radians = (this.deg + this.lit * SEGMENT_DEG) * DEG;
+    this.layers.turn('glow', radians);
+    this.layers.turn('symbol', radians, this.pulse.scale);
   }
 
   private drawPlate(): void {
@@ -175,19 +261,37 @@ export class WheelView {
     this.bake('gloss', gloss);
   }
 
+  /** The lit segment's light: a warm wash over the wedge and a gold rim round it, drawn on top and turned onto it. */
   private drawGlow(): void {
     const r = this.radius;
     const glow = new Graphics();
     const a0 = (-90 - SEGMENT_DEG / 2) * DEG;
     const a1 = (-90 + SEGMENT_DEG / 2) * DEG;
     const inner = r * 0.93;
-    glow.moveTo(0, 0).arc(0, 0, inner, a0, a1).closePath().fill({ color: PALETTE.gold, alpha: 0.28 });
+    glow.moveTo(0, 0).arc(0, 0, inner, a0, a1).closePath().fill({ color: PALETTE.gold, alpha: 0.3 });
+    glow
+      .moveTo(0, 0)
+      .arc(0, 0, inner * 0.97, a0 + 0.02, a1 - 0.02)
+      .closePath()
+      .stroke({ width: Math.max(6, r * 0.08), color: PALETTE.gold, alpha: 0.35, join: 'round' });
     glow
       .moveTo(0, 0)
       .arc(0, 0, inner, a0, a1)
       .closePath()
       .stroke({ width: Math.max(3, r * 0.045), color: PALETTE.gold, join: 'round' });
     this.bake('glow', glow);
+  }
+
+  /** The lit segment's symbol, alone, to pulse above the face (it grows about its own middle). */
+  private drawLitSymbol(): void {
+    const segment = this.lit === null ? undefined : this.segments?.[this.lit];
+    if (!segment || this.radius <= 0) return;
+    const size = this.radius * 0.34;
+    const holder = new Container();
+    const symbol = createSymbol(segment.symbol, size);
+    symbol.position.set(0, -this.radius * 0.42);
+    holder.addChild(symbol);
+    this.bake('symbol', holder, { x: 0, y: 0 }, { x: 0, y: -this.radius * 0.42 });
   }
 
   private drawCursor(): void {
@@ -202,7 +306,7 @@ export class WheelView {
   }
 
   /** Draws `content` once into a picture for `part`, placed as it was drawn about `pivot`. */
-  private bake(part: WheelPart, content: Container, pivot = { x: 0, y: 0 }): void {
+  private bake(part: WheelPart, content: Container, pivot = { x: 0, y: 0 }, anchor?: { x: number; y: number }): void {
     const bounds = content.getLocalBounds();
     const texture = this.renderer.generateTexture({
       target: content,
@@ -210,7 +314,7 @@ export class WheelView {
       antialias: true,
     });
     content.destroy({ children: true });
-    this.layers.show(part, texture, { pivot, offset: { x: bounds.x, y: bounds.y } });
+    this.layers.show(part, texture, { pivot, offset: { x: bounds.x, y: bounds.y }, anchor });
   }
 
   private redrawFace(): void {
@@ -227,7 +331,33 @@ export class WheelView {
       pivot: { x: 0, y: 0 },
       offset: { x: -texture.width / 2, y: -texture.height / 2 },
     };
+    const blur = this.blurOf(texture);
     this.layers.show('face', texture, placement);
+    this.layers.show('blur', blur, placement);
     this.layers.turn('face', this.deg * DEG);
+    this.layers.turn('blur', this.deg * DEG);
+  }
+
+  /**
+   * The face smeared along its turn: copies of it, each a few degrees on, averaged (the
+   * i-th drawn at 1/(i+1) over the ones before). Shown at speed instead of a strobing face.
+   */
+  private blurOf(face: Texture): Texture {
+    const smear = new Container();
+    for (let i = 0; i < BLUR_COPIES; i++) {
+      const copy = new Sprite(face);
+      copy.anchor.set(0.5);
+      copy.rotation = (i / (BLUR_COPIES - 1) - 0.5) * BLUR_SPAN_DEG * DEG;
+      copy.alpha = 1 / (i + 1);
+      smear.addChild(copy);
+    }
+    const texture = this.renderer.generateTexture({
+      target: smear,
+      resolution: this.renderer.resolution,
+      antialias: true,
+      frame: new Rectangle(-face.width / 2, -face.height / 2, face.width, face.height),
+    });
+    smear.destroy({ children: false });
+    return texture;
   }
 }
