@@ -169,6 +169,11 @@ export class HistoryList {
         el('p', {
           className: 'session-line',
           text: this.t.sessionLine(this.t.sessionMinutes(s.minutes), money(s.stakedCents), money(s.wonCents), net),
+          attrs: {
+            'data-staked-cents': String(s.stakedCents),
+            'data-won-cents': String(s.wonCents),
+            'data-net-cents': String(s.netCents),
+          },
         }),
       );
     }
