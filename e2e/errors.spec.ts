@@ -89,7 +89,9 @@ test('network down during « Jouer »: a message, and the next press resends the
     if (route.request().method() === 'POST') sent.push((route.request().postDataJSON() as { playId: string }).playId);
     await route.fallback();
   });
-  await buy(page);
+  // The button says what it does now: it resends that purchase.
+  await page.getByRole('button', { name: `Reprendre l’achat (${euros(100)})` }).click();
+  await expectPhase(page, 'ready');
   expect(new Set(sent).size).toBe(1);
   const play = await lastPlay(page);
   expect(play.playId).toBe(sent[0]);

@@ -130,6 +130,7 @@ async function boot(): Promise<void> {
       portal.roundChanged(state);
     },
     onDeposit: (request) => portal.requestDeposit(request),
+    onOnline: (listener) => window.addEventListener('online', listener),
   });
   // Back to the page (a deposit made in the portal, another tab): the server's balance again.
   document.addEventListener('visibilitychange', () => !document.hidden && controller?.refresh());

@@ -38,9 +38,15 @@ export interface ControllerDeps {
   now?: () => number;
   /** The player asks for the portal's deposit page (portal mode only). */
   onDeposit?(request: { balanceCents: number; minStakeCents: number }): void;
+  /** Calls `listener` each time the network comes back (the browser's `online` event). */
+  onOnline?(listener: () => void): void;
+  /** Runs `fn` after `ms` on the page's clock (setTimeout unless a test injects one): a purchase's retries. */
+  retryAfter?(ms: number, fn: () => void): void;
 }
 
 const START_RETRY_MS = 2_000;
+/** A purchase whose answer was lost is sent again by itself after these pauses (then every 30 s). */
+export const PURCHASE_RETRY_MS = [2_000, 5_000, 10_000, 30_000] as const;
 /** From the last wheel's rest to the card, at each pace: a beat to see the wheels. */
 const CARD_DELAY_S: Record<SpinPace, number> = { full: 0.6, quick: 0.15, reduced: 0 };
 
@@ -69,6 +75,12 @@ export class GameController {
   private readonly tally: SessionTally;
   /** The player's quick-spin setting (remembered): every spin short, on the same stops. */
   private quickSpin: boolean;
+  /** Whether the round on the table came back from before a reload with wheels the server had missed. */
+  private resumed = false;
+  /** Automatic resends of the pending purchase so far (its backoff step). */
+  private purchaseRetries = 0;
+  /** Bumped whenever a scheduled resend must no longer fire (sent, answered, or superseded). */
+  private purchaseRetryGeneration = 0;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
@@ -79,6 +91,7 @@ export class GameController {
     this.session = new Session(d.api, d.storage, d.launchToken ?? null);
     this.reports = new ProgressReports(d.api, this.wait);
     this.out = d;
+    d.onOnline?.(() => this.resumePurchase());
   }
 
   get round(): round.RoundState {
@@ -135,6 +148,8 @@ export class GameController {
     const result = await this.d.api.play(token, this.pending.stakeCents, this.pending.playId);
     if (result.ok) {
       this.pending = null;
+      this.purchaseRetries = 0;
+      this.purchaseRetryGeneration++;
       const play = result.data.play;
       this.tally.bought(play);
       this.showPlay(play);
@@ -145,12 +160,45 @@ export class GameController {
       this.d.controls.focus('goAll');
       return;
     }
-    if (result.kind === 'server') this.pending = null;
+    if (result.kind === 'server') {
+      this.pending = null;
+      this.purchaseRetries = 0;
+      this.purchaseRetryGeneration++;
+    }
     this.setState(round.buyFailed(this.state));
+    if (this.pending) {
+      // The server may have debited: the purchase stays pending (same playId) and is sent
+      // again by itself, when the network comes back or after a pause that grows.
+      this.d.controls.showMessage(this.pendingMessage());
+      this.scheduleResume();
+      return;
+    }
     this.d.controls.showMessage(failureMessage(result, this.d.strings));
     if (result.kind === 'server' && (result.code === 'SOLD_OUT' || result.code === 'SALES_CLOSED')) {
       void this.refreshAccount();
     }
+  }
+
+  /** Sends the pending purchase again now (the network is back, or its pause is over). */
+  resumePurchase(): void {
+    if (!this.pending || this.state.phase !== 'idle') return;
+    this.purchaseRetryGeneration++;
+    void this.play();
+  }
+
+  private scheduleResume(): void {
+    const delays = PURCHASE_RETRY_MS;
+    const ms = delays[Math.min(this.purchaseRetries, delays.length - 1)]!;
+    this.purchaseRetries++;
+    const generation = ++this.purchaseRetryGeneration;
+    const after = this.d.retryAfter ?? ((wait: number, fn: () => void) => void setTimeout(fn, wait));
+    after(ms, () => {
+      if (generation === this.purchaseRetryGeneration) this.resumePurchase();
+    });
+  }
+
+  private pendingMessage(): string {
+    return this.d.strings.purchasePending(formatCents(this.pending!.stakeCents, this.d.locale));
   }
 
   go(wheel: number): void {
@@ -239,9 +287,13 @@ export class GameController {
     this.sales = salesOf(account);
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
-      this.tally.bought(account.unfinishedPlay);
-      this.showPlay(account.unfinishedPlay);
+      const play = this.withWheelsSeen(account.unfinishedPlay);
+      this.tally.bought(play);
+      // Its card says « resumed » when the server learns only now what the player saw.
+      this.showPlay(play, play !== account.unfinishedPlay);
+      // Said out loud and written on the table: the round on screen was left before.
       this.d.controls.announce(this.d.strings.resumeNotice);
+      if (this.state.phase !== 'revealed') this.d.controls.showMessage(this.d.strings.resumeNotice);
       return;
     }
     const shown = await this.lastResultShown();
@@ -318,7 +370,22 @@ export class GameController {
 
   // ——— the round ———
 
-  private showPlay(play: Play): void {
+  /**
+   * The unfinished play with the wheels this page saw launched (remembered across the
+   * reload) counted as launched too: their reports may have been lost offline, but the
+   * player saw them turn and, all four, the result. The server is told what it missed.
+   */
+  private withWheelsSeen(play: Play): Play {
+    const seen = this.memory.launched(play.playId);
+    if (!seen) return play;
+    const launched = play.launched.map((l, i) => l || seen[i]!) as unknown as Play['launched'];
+    if (launched.every((l, i) => l === play.launched[i])) return play;
+    this.reports.launched(this.session.token!, play.playId, launched);
+    return { ...play, launched };
+  }
+
+  private showPlay(play: Play, resumed = false): void {
+    this.resumed = resumed;
     this.stake = play.stakeCents;
     this.showSegments(play.wheels);
     const next = round.withPlay(play);
@@ -334,7 +401,9 @@ export class GameController {
     this.d.audio.unlock();
     this.d.audio.play('spin');
     this.setState(round.launch(this.state, wheels));
-    this.reports.launched(this.session.token!, play.playId, round.launchedFlags(this.state));
+    const launched = round.launchedFlags(this.state);
+    this.memory.keepLaunched(play.playId, launched);
+    this.reports.launched(this.session.token!, play.playId, launched);
     for (const i of wheels) this.spin(play, i);
   }
 
@@ -363,6 +432,8 @@ export class GameController {
     if (!replay) {
       this.balanceCents = play.balanceAfterCents;
       this.tally.revealed(play);
+      // From the last stop, not from the card: a reload in between brings the card back.
+      this.memory.keepResultShown(play.playId);
     }
     celebrateResult(play, this.out);
     this.render();
@@ -374,8 +445,7 @@ export class GameController {
         return;
       }
       if (this.state.play?.playId !== play.playId) return;
-      this.memory.keepResultShown(play.playId);
-      this.d.controls.showResult(play, this.d.reducedMotion);
+      this.d.controls.showResult(play, this.d.reducedMotion, undefined, this.resumed);
     });
     announceResult(play, this.out);
     if (!play.finished && !replay) void this.reports.finished(this.session.token!, play.playId);
@@ -435,10 +505,15 @@ export class GameController {
     c.setStakes(this.stakesShown(), this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
     c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
     const inRound = s.play && s.phase !== 'revealed';
-    c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : this.balanceCents);
+    // A pending purchase holds its stake: shown as spent, marked as waiting for the server.
+    const held = this.pending && this.balanceCents !== null ? this.balanceCents - this.pending.stakeCents : null;
+    if (inRound) c.setBalance(s.play!.balanceBeforeCents - s.play!.stakeCents);
+    else if (held !== null) c.setBalance(held, true);
+    else c.setBalance(this.balanceCents);
     c.setControls({
       canPlay: this.canPlay(),
       buying: s.phase === 'buying',
+      pendingStakeCents: this.pending?.stakeCents ?? null,
       canGo: [0, 1, 2, 3].map((i) => round.canLaunch(s, i)),
       canGoAll: round.standingWheels(s).length > 0,
       stakesEnabled: s.phase === 'idle' && !this.pending,

@@ -199,11 +199,12 @@ export class FakeControls implements ControlsView {
   deposit = false;
   controls: ControlsState | null = null;
   balance: number | null | undefined = undefined;
+  balancePending = false;
   muted: boolean | null = null;
   quickSpin: boolean | null = null;
   readonly messages: (string | null)[] = [];
   readonly announced: string[] = [];
-  readonly results: { playId: string; replayOf?: string }[] = [];
+  readonly results: { playId: string; replayOf?: string; resumed?: true }[] = [];
   hidden = 0;
   readonly focused: FocusTarget[] = [];
 
@@ -219,8 +220,9 @@ export class FakeControls implements ControlsView {
   setControls(c: ControlsState): void {
     this.controls = c;
   }
-  setBalance(cents: number | null): void {
+  setBalance(cents: number | null, pending = false): void {
     this.balance = cents;
+    this.balancePending = pending;
   }
   setMuted(muted: boolean): void {
     this.muted = muted;
@@ -234,8 +236,12 @@ export class FakeControls implements ControlsView {
   announce(text: string): void {
     this.announced.push(text);
   }
-  showResult(play: Play, _reducedMotion: boolean, replayOf?: string): void {
-    this.results.push(replayOf === undefined ? { playId: play.playId } : { playId: play.playId, replayOf });
+  showResult(play: Play, _reducedMotion: boolean, replayOf?: string, resumed?: boolean): void {
+    this.results.push({
+      playId: play.playId,
+      ...(replayOf === undefined ? {} : { replayOf }),
+      ...(resumed ? { resumed: true as const } : {}),
+    });
   }
   hideResult(): void {
     this.hidden++;
@@ -272,6 +278,18 @@ export class FakeClock {
   };
   runLater(): void {
     for (const { fn } of this.pending.splice(0)) fn();
+  }
+  /** A purchase's automatic resends, each run when the test says (`runRetries`). */
+  readonly retries: { ms: number; fn: () => void }[] = [];
+  readonly retryAfter = (ms: number, fn: () => void): void => void this.retries.push({ ms, fn });
+  runRetries(): void {
+    for (const { fn } of this.retries.splice(0)) fn();
+  }
+  /** The browser's `online` listeners: `goOnline` calls them. */
+  readonly onlineListeners: (() => void)[] = [];
+  readonly onOnline = (listener: () => void): void => void this.onlineListeners.push(listener);
+  goOnline(): void {
+    for (const listener of this.onlineListeners) listener();
   }
 }
 

@@ -23,6 +23,8 @@ export interface TableView {
 export interface ControlsState {
   canPlay: boolean;
   buying: boolean;
+  /** A purchase whose answer was lost, at this stake: « Jouer » resends it (same ticket). */
+  pendingStakeCents: StakeCents | null;
   canGo: readonly boolean[];
   canGoAll: boolean;
   stakesEnabled: boolean;
@@ -38,13 +40,15 @@ export interface ControlsView {
   /** Whether to offer the portal's deposit page (the balance pays no stake). */
   offerDeposit(shown: boolean): void;
   setControls(c: ControlsState): void;
-  setBalance(cents: number | null): void;
+  /** `pending`: the figure waits for the server's answer to a purchase (its stake held). */
+  setBalance(cents: number | null, pending?: boolean): void;
   setMuted(muted: boolean): void;
   /** The quick-spin setting as it stands (its switch; the card's own animation follows it). */
   setQuickSpin(on: boolean): void;
   showMessage(text: string | null): void;
   announce(text: string): void;
-  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
+  /** `replayOf`: a replay of the play of that date; `resumed`: the round was found unfinished after a reload. */
+  showResult(play: Play, reducedMotion: boolean, replayOf?: string, resumed?: boolean): void;
   hideResult(): void;
   /** Moves the keyboard focus to the player's next action (after the controls were updated). */
   focus(target: FocusTarget): void;

@@ -162,4 +162,9 @@ export const en: Strings = {
   historyLive: 'Result shown once the four wheels have stopped.',
   historyLeft: 'left before the end: result recorded',
   paused: 'Game paused',
+  purchasePending: (stake) =>
+    `Purchase pending — retrying… The server cannot be reached right now: your ${stake} purchase will be sent again by itself as soon as the network is back. You will be charged only once.`,
+  resumePurchase: (stake) => `Resume purchase (${stake})`,
+  resumedTitle: 'Round resumed',
+  balancePending: 'Purchase pending: stake held',
 };

@@ -167,4 +167,9 @@ export const fr: Strings = {
   historyLive: 'Résultat affiché à l’arrêt des quatre roues.',
   historyLeft: 'partie quittée avant la fin : résultat enregistré',
   paused: 'Jeu en pause',
+  purchasePending: (stake) =>
+    `Achat en attente — reprise… Connexion impossible pour l’instant : votre achat de ${stake} sera renvoyé tout seul dès le retour du réseau. Vous ne serez débité qu’une fois.`,
+  resumePurchase: (stake) => `Reprendre l’achat (${stake})`,
+  resumedTitle: 'Partie reprise',
+  balancePending: 'Achat en attente : mise réservée',
 };

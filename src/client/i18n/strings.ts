@@ -121,4 +121,13 @@ export interface Strings {
   historyLeft: string;
   /** Shown over the page while the portal holds the game paused. */
   paused: string;
+  // ——— issue 31: player-facing defects ———
+  /** A purchase whose answer was lost: it is pending, and resent by itself. */
+  purchasePending: (stake: string) => string;
+  /** « Jouer » while a purchase is pending: what pressing it does. */
+  resumePurchase: (stake: string) => string;
+  /** The result card of a round found unfinished after a reload. */
+  resumedTitle: string;
+  /** The balance while a purchase is pending. */
+  balancePending: string;
 }

@@ -35,6 +35,7 @@ export class Hud implements ControlsView {
   private readonly stakeButtons = new Map<StakeCents, HTMLButtonElement>();
   private readonly stakeRow: HTMLElement;
   private readonly balanceValue: HTMLElement;
+  private readonly balancePending: HTMLElement;
   private readonly muteButton: HTMLButtonElement;
   private readonly quickSpinSwitch: HTMLButtonElement;
   /** Quick spins: the card comes up at the same pace (its steps run faster). */
@@ -101,11 +102,14 @@ export class Hud implements ControlsView {
     });
 
     this.balanceValue = el('span', { className: 'balance-value', text: '—' });
+    this.balancePending = el('span', { className: 'balance-pending', text: t.balancePending });
+    this.balancePending.hidden = true;
     this.demoBadge = el('span', { className: 'demo-badge', text: t.demo, attrs: { title: t.demoLabel } });
     this.demoBadge.hidden = true;
     const balance = el('div', { className: 'balance' }, [
       el('span', { className: 'balance-label' }, [t.balance, this.demoBadge]),
       this.balanceValue,
+      this.balancePending,
     ]);
     this.stakeRow = el('div', { className: 'stakes', attrs: { role: 'group', 'aria-label': t.stakeHeading } });
     this.playButton = button('play', t.play);
@@ -260,10 +264,14 @@ export class Hud implements ControlsView {
 
   setControls(c: ControlsState): void {
     this.playButton.disabled = !c.canPlay;
-    this.playButton.textContent = c.buying ? this.t.playBusy : this.t.play;
+    // A pending purchase: the button says it resends that purchase, not a new one.
+    const idleLabel =
+      c.pendingStakeCents === null ? this.t.play : this.t.resumePurchase(formatCents(c.pendingStakeCents, this.locale));
+    this.playButton.textContent = c.buying ? this.t.playBusy : idleLabel;
+    this.playButton.classList.toggle('pending', c.pendingStakeCents !== null);
     this.playButton.setAttribute('aria-busy', String(c.buying));
-    // The accessible name stays « Jouer » while busy.
-    if (c.buying) this.playButton.setAttribute('aria-label', this.t.play);
+    // The accessible name stays the same while busy.
+    if (c.buying) this.playButton.setAttribute('aria-label', idleLabel);
     else this.playButton.removeAttribute('aria-label');
     this.goButtons.forEach((b, i) => (b.disabled = !c.canGo[i]));
     this.goAllButton.disabled = !c.canGoAll;
@@ -271,8 +279,10 @@ export class Hud implements ControlsView {
     this.applyStakesEnabled();
   }
 
-  setBalance(cents: number | null): void {
+  setBalance(cents: number | null, pending = false): void {
     this.balanceValue.textContent = cents === null ? '—' : formatCents(cents, this.locale);
+    this.balanceValue.classList.toggle('pending', pending);
+    this.balancePending.hidden = !pending;
   }
 
   setMuted(muted: boolean): void {
@@ -304,7 +314,7 @@ export class Hud implements ControlsView {
    * so the four stopped wheels show with the result. `replayOf` (the play's date) labels
    * it as a replay of a past play from the history.
    */
-  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void {
+  showResult(play: Play, reducedMotion: boolean, replayOf?: string, resumed = false): void {
     const t = this.t;
     const money = (c: number) => formatCents(c, this.locale);
     const won = play.winCents > 0;
@@ -375,6 +385,10 @@ export class Hud implements ControlsView {
       card.prepend(label);
       card.dataset.replay = play.playId;
       card.setAttribute('aria-labelledby', 'result-replay result-title');
+    }
+    if (resumed) {
+      card.prepend(el('p', { className: 'result-resumed', text: t.resumedTitle, attrs: { id: 'result-resumed' } }));
+      card.setAttribute('aria-labelledby', 'result-resumed result-title');
     }
     this.resultLayer.classList.remove('folded');
     this.resultLayer.replaceChildren(card);
