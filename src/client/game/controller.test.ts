@@ -334,6 +334,21 @@ describe('GameController balance', () => {
   });
 });
 
+describe('GameController with the graphics context lost', () => {
+  it('shows the result card only once the table is drawn again', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({}));
+    game.controller.goAll();
+    game.table.lost = true;
+    await game.table.land();
+    expect(game.controller.round.phase).toBe('revealed');
+    game.clock.runLater();
+    expect(game.controls.results).toEqual([]);
+    game.table.restore();
+    expect(game.controls.results).toEqual([{ playId: play.playId }]);
+  });
+});
+
 describe('GameController after an offline round and a reload', () => {
   it('shows the result of the wheels this page launched though the server never heard of them, said as resumed', async () => {
     const first = setUp({ storage: { ...STORED } });

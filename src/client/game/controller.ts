@@ -437,18 +437,23 @@ export class GameController {
     }
     celebrateResult(play, this.out);
     this.render();
-    this.d.later(CARD_DELAY_S[this.pace()], () => {
-      if (replay) {
-        if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
-          this.d.controls.showResult(play, this.d.reducedMotion, playDate(play, this.d.locale));
-        }
-        return;
-      }
-      if (this.state.play?.playId !== play.playId) return;
-      this.d.controls.showResult(play, this.d.reducedMotion, undefined, this.resumed);
-    });
+    this.d.later(CARD_DELAY_S[this.pace()], () =>
+      // The card waits for the wheels it sums up: a lost graphics context comes back first.
+      this.d.table.whenDrawn(() => this.showCard(play, replay)),
+    );
     announceResult(play, this.out);
     if (!play.finished && !replay) void this.reports.finished(this.session.token!, play.playId);
+  }
+
+  private showCard(play: Play, replay: boolean): void {
+    if (replay) {
+      if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
+        this.d.controls.showResult(play, this.d.reducedMotion, playDate(play, this.d.locale));
+      }
+      return;
+    }
+    if (this.state.play?.playId !== play.playId) return;
+    this.d.controls.showResult(play, this.d.reducedMotion, undefined, this.resumed);
   }
 
   /** Back to the table as it was before the replay: same segments, same angles. */

@@ -143,6 +143,18 @@ export class FakeTable implements TableView {
   readonly celebrations: { level: WinLevel; glowing: readonly boolean[] }[] = [];
   cleared = 0;
   private readonly spinning = new Map<number, () => void>();
+  /** The graphics context is lost: `whenDrawn` waits for `restore()`. */
+  lost = false;
+  private readonly waitingForDrawn: (() => void)[] = [];
+
+  whenDrawn(fn: () => void): void {
+    if (this.lost) this.waitingForDrawn.push(fn);
+    else fn();
+  }
+  restore(): void {
+    this.lost = false;
+    for (const fn of this.waitingForDrawn.splice(0)) fn();
+  }
 
   showSegments(wheels: ShownWheels): void {
     this.shown = wheels;

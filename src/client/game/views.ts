@@ -17,6 +17,11 @@ export interface TableView {
   finishSpins(): void;
   celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void;
   clearCelebration(): void;
+  /**
+   * Runs `fn` once the table is drawn: at once, or when a lost graphics context is back
+   * (so that a result card never shows over a table without its wheels).
+   */
+  whenDrawn(fn: () => void): void;
 }
 
 /** Which buttons the player may use now. */

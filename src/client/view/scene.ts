@@ -33,6 +33,10 @@ export class Scene implements TableView {
   private readonly sprinkles = new Container();
   private dirty = true;
   private lastTime = -1;
+  /** The WebGL context is gone: nothing can be drawn until the browser gives it back. */
+  private contextLost = false;
+  /** Waiting for the table to be drawn again (a result card must not show over an empty table). */
+  private readonly waitingForDrawn: (() => void)[] = [];
 
   private constructor(
     readonly app: Application,
@@ -83,9 +87,40 @@ export class Scene implements TableView {
     }
     // After the stands: on the canvas renderer, the sprinkles fall over them.
     host.appendChild(app.canvas);
+    if (standsInStage) scene.watchContext(app.canvas);
     app.stage.addChild(scene.sprinkles);
     gsap.ticker.add(scene.frame);
     return scene;
+  }
+
+  /**
+   * A lost WebGL context (phones drop it when the page goes to the background) takes
+   * every baked picture with it. Pixi's own listener (added first) keeps the context
+   * restorable and rebuilds its GPU state; here the stands' pictures are baked again at
+   * their angles, and the table is said lost (body[data-graphics]) meanwhile.
+   */
+  private watchContext(canvas: HTMLCanvasElement): void {
+    document.body.dataset.graphics = 'drawn';
+    canvas.addEventListener('webglcontextlost', () => {
+      this.contextLost = true;
+      // Not a white or stale rectangle: the table's own background until the stands are back.
+      canvas.style.visibility = 'hidden';
+      document.body.dataset.graphics = 'lost';
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      this.contextLost = false;
+      for (const wheel of this.wheels) wheel.redraw();
+      this.dirty = true;
+      this.frame();
+      canvas.style.visibility = '';
+      document.body.dataset.graphics = 'drawn';
+      for (const fn of this.waitingForDrawn.splice(0)) fn();
+    });
+  }
+
+  whenDrawn(fn: () => void): void {
+    if (this.contextLost) this.waitingForDrawn.push(fn);
+    else fn();
   }
 
   /**
@@ -101,7 +136,7 @@ export class Scene implements TableView {
     // Without the stands in the stage, only falling sprinkles move in Pixi's canvas: a
     // spin then costs no Pixi frame at all.
     const stageMoves = moving && (this.standsInStage || this.sprinkles.children.length > 0);
-    if (!stageMoves && !this.dirty) return;
+    if (this.contextLost || (!stageMoves && !this.dirty)) return;
     this.dirty = false;
     if (!this.standsInStage) {
       // An empty, transparent full-screen canvas still costs the compositor a blend over
@@ -153,6 +188,8 @@ export class Scene implements TableView {
   }
 
   finishSpins(): void {
+    // Their last angle needs a frame: the ended spins leave no tween to ask for one.
+    this.dirty = true;
     for (const w of this.wheels) w.finishSpin();
   }
 

@@ -70,6 +70,18 @@ export class WheelView {
     ];
   }
 
+  /**
+   * Bakes every picture again, as they stand: the GPU lost them with its context (a
+   * phone backgrounded, a driver reset). The angle, a spin in progress and the glow are
+   * this object's own state, so the stand comes back where it is, turning if it was.
+   */
+  redraw(): void {
+    if (this.radius <= 0) return;
+    for (const draw of this.pictures()) draw();
+    this.layers.setGlow(this.glow.visible, this.glow.alpha);
+    this.setDeg(this.deg);
+  }
+
   showSegments(segments: readonly Segment[] | null): void {
     this.segments = segments;
     this.redrawFace();
