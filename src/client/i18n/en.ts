@@ -1,9 +1,11 @@
 import { formatCount } from '../../rules/index.ts';
 import type { Strings } from './strings.ts';
+import { typesetStrings } from './typography.ts';
 
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
 
-export const en: Strings = {
+/** As written; `en` below is what the player reads (typeset). */
+const written: Strings = {
   title: 'SPINCAKE',
   loading: 'Baking the cakes…',
   play: 'Play',
@@ -34,7 +36,7 @@ export const en: Strings = {
   wheelResult: (w, p, s) => `Wheel ${w}: ${p} points, ${s}`,
   jeu1: 'GAME 1',
   jeu2: 'GAME 2',
-  bellsFound: (b) => (b === 0 ? 'No bell' : `${b} ${plural(b, 'bell', 'bells')}`),
+  bellsFound: (b) => (b === 0 ? 'No bells' : `${b} ${plural(b, 'bell', 'bells')}`),
   pointsTotal: (p) => `${formatCount(p, 'en')} points`,
   noWin: 'No win',
   total: 'Total win',
@@ -105,7 +107,7 @@ export const en: Strings = {
   replayBack: 'Back to the game',
   historyUnfinished: 'in progress',
   rulesIntro: [
-    'Pick a stake (1, 2, 3 or 5 €) then “Play”: the stake is debited and you get a ticket.',
+    'Pick a stake (€1, €2, €3 or €5) then “Play”: the stake is debited and you get a ticket.',
     'Launch each wheel with its own “GO”, or all those left with the common “GO”.',
     'GAME 1: count the bells under the cursors. GAME 2: add up the points under the cursors; 400 points or more wins.',
     'The two games’ wins add up to one single lot. If you miss the end of a round, its result is in the history.',
@@ -168,3 +170,5 @@ export const en: Strings = {
   resumedTitle: 'Round resumed',
   balancePending: 'Purchase pending: stake held',
 };
+
+export const en: Strings = typesetStrings(written, 'en');

@@ -1,9 +1,11 @@
 import { formatCount } from '../../rules/index.ts';
 import type { Strings } from './strings.ts';
+import { typesetStrings } from './typography.ts';
 
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
 
-export const fr: Strings = {
+/** As written; `fr` below is what the player reads (typeset). */
+const written: Strings = {
   title: 'SPINCAKE',
   loading: 'Préparation des gâteaux…',
   play: 'Jouer',
@@ -173,3 +175,5 @@ export const fr: Strings = {
   resumedTitle: 'Partie reprise',
   balancePending: 'Achat en attente : mise réservée',
 };
+
+export const fr: Strings = typesetStrings(written, 'fr');

@@ -4,6 +4,7 @@ import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import type { ControlsState, ControlsView, FocusTarget } from '../game/views.ts';
 import type { Strings } from '../i18n/index.ts';
+import { typeset } from '../i18n/typography.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import type { Layout } from './layout.ts';
 
@@ -297,7 +298,8 @@ export class Hud implements ControlsView {
   }
 
   showMessage(text: string | null): void {
-    this.messageText.textContent = text ?? '';
+    // The server's own words (an operator's closed-sales message) are typeset like ours.
+    this.messageText.textContent = text === null ? '' : typeset(text, this.locale);
     this.message.classList.toggle('visible', !!text);
     document.body.dataset.message = text ? 'shown' : 'none';
   }
