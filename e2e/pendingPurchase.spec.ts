@@ -41,7 +41,7 @@ test('a purchase whose answer was lost is pending, then resent by itself when th
   await expect(balance(page)).toHaveText(euros(10_000 - 100));
   await expect(page.locator('.balance-pending')).toBeVisible();
   await expect(stake(page, 2)).toBeDisabled();
-  const resume = page.getByRole('button', { name: `Reprendre l’achat (${euros(100)})` });
+  const resume = page.getByRole('button', { name: `Reprendre l’achat de ${euros(100)}` });
   await expect(resume).toBeEnabled();
   await expect(playButton(page)).toHaveCount(0);
 

@@ -166,7 +166,8 @@ const written: Strings = {
   paused: 'Game paused',
   purchasePending: (stake) =>
     `Purchase pending — retrying… The server cannot be reached right now: your ${stake} purchase will be sent again by itself as soon as the network is back. You will be charged only once.`,
-  resumePurchase: (stake) => `Resume purchase (${stake})`,
+  resumePurchase: 'Resume purchase',
+  resumePurchaseLabel: (stake) => `Resume the ${stake} purchase`,
   resumedTitle: 'Round resumed',
   balancePending: 'Purchase pending: stake held',
 };

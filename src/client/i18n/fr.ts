@@ -171,7 +171,8 @@ const written: Strings = {
   paused: 'Jeu en pause',
   purchasePending: (stake) =>
     `Achat en attente — reprise… Connexion impossible pour l’instant : votre achat de ${stake} sera renvoyé tout seul dès le retour du réseau. Vous ne serez débité qu’une fois.`,
-  resumePurchase: (stake) => `Reprendre l’achat (${stake})`,
+  resumePurchase: 'Reprendre l’achat',
+  resumePurchaseLabel: (stake) => `Reprendre l’achat de ${stake}`,
   resumedTitle: 'Partie reprise',
   balancePending: 'Achat en attente : mise réservée',
 };

@@ -124,8 +124,9 @@ export interface Strings {
   // ——— issue 31: player-facing defects ———
   /** A purchase whose answer was lost: it is pending, and resent by itself. */
   purchasePending: (stake: string) => string;
-  /** « Jouer » while a purchase is pending: what pressing it does. */
-  resumePurchase: (stake: string) => string;
+  /** « Jouer » while a purchase is pending: what pressing it does (short), and its accessible name. */
+  resumePurchase: string;
+  resumePurchaseLabel: (stake: string) => string;
   /** The result card of a round found unfinished after a reload. */
   resumedTitle: string;
   /** The balance while a purchase is pending. */

@@ -266,13 +266,13 @@ export class Hud implements ControlsView {
   setControls(c: ControlsState): void {
     this.playButton.disabled = !c.canPlay;
     // A pending purchase: the button says it resends that purchase, not a new one.
-    const idleLabel =
-      c.pendingStakeCents === null ? this.t.play : this.t.resumePurchase(formatCents(c.pendingStakeCents, this.locale));
-    this.playButton.textContent = c.buying ? this.t.playBusy : idleLabel;
-    this.playButton.classList.toggle('pending', c.pendingStakeCents !== null);
+    const pending = c.pendingStakeCents;
+    const name = pending === null ? this.t.play : this.t.resumePurchaseLabel(formatCents(pending, this.locale));
+    this.playButton.textContent = c.buying ? this.t.playBusy : pending === null ? this.t.play : this.t.resumePurchase;
+    this.playButton.classList.toggle('pending', pending !== null);
     this.playButton.setAttribute('aria-busy', String(c.buying));
-    // The accessible name stays the same while busy.
-    if (c.buying) this.playButton.setAttribute('aria-label', idleLabel);
+    // The accessible name stays the same while busy, and names the pending purchase's stake.
+    if (c.buying || pending !== null) this.playButton.setAttribute('aria-label', name);
     else this.playButton.removeAttribute('aria-label');
     this.goButtons.forEach((b, i) => (b.disabled = !c.canGo[i]));
     this.goAllButton.disabled = !c.canGoAll;
