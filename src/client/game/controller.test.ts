@@ -465,12 +465,44 @@ describe('GameController replay', () => {
     expect(game.api.calls.length).toBe(callsBefore);
   });
 
+  it('plays a replay in silence and says on the table that it is one', async () => {
+    const game = setUp();
+    await game.controller.start();
+    const cuesBefore = game.audio.cues.length;
+    const past = makePlay({ playId: 'past', bells: 4, points: 0 });
+    expect(game.controller.replay(past)).toBe(true);
+    expect(game.controls.message).toMatch(/^Rediffusion/);
+    await game.table.land();
+    game.clock.runLater();
+    expect(game.table.celebrations).toHaveLength(1);
+    expect(game.audio.cues.slice(cuesBefore)).toEqual([]);
+    game.controller.closeResult();
+    expect(game.controls.message ?? '').not.toMatch(/^Rediffusion/);
+  });
+
   it('refuses a replay over a live round', async () => {
     const game = setUp();
     await buy(game, makePlay({}));
     expect(game.controller.replay(makePlay({ playId: 'past' }))).toBe(false);
     expect(game.controller.round.phase).toBe('ready');
     expect(game.table.spins).toEqual([]);
+  });
+});
+
+describe('GameController stake remembered', () => {
+  it('says when a remembered stake is more than the balance pays: « Mise ajustée à 3 € »', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.stake': '500' } });
+    game.api.accountNow = makeAccount({ balanceCents: 350 });
+    await game.controller.start();
+    expect(game.controls.stakes?.selected).toBe(300);
+    expect(game.controls.message).toBe(fr.stakeAdjusted('3\u00a0€'));
+  });
+
+  it('says nothing when the remembered stake is paid', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.stake': '500' } });
+    await game.controller.start();
+    expect(game.controls.stakes?.selected).toBe(500);
+    expect(game.controls.message).toBeNull();
   });
 });
 

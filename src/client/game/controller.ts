@@ -50,6 +50,9 @@ export const PURCHASE_RETRY_MS = [2_000, 5_000, 10_000, 30_000] as const;
 /** From the last wheel's rest to the card, at each pace: a beat to see the wheels. */
 const CARD_DELAY_S: Record<SpinPace, number> = { full: 0.6, quick: 0.15, reduced: 0 };
 
+/** What a replay plays: nothing. */
+const SILENT: Pick<AudioOut, 'play'> = { play: () => undefined };
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -253,16 +256,24 @@ export class GameController {
    */
   replay(play: Play): boolean {
     if (!round.canReplay(this.state) || this.pending) return false;
-    this.d.audio.unlock();
-    this.d.audio.play('spin');
+    // A replay is silent: its sounds would say a win is happening now.
     this.d.table.clearCelebration();
     this.replaying = Replay.begin(play, this.d.table, this.shownWheels);
     this.shownWheels = play.wheels;
     this.setState(round.startReplay(this.state));
-    this.d.controls.showMessage(null);
+    // Said on the table while it turns, not only on the card.
+    this.d.controls.showMessage(this.d.strings.replayTitle(playDate(play, this.d.locale)));
     this.d.controls.announce(this.d.strings.replayNotice(playDate(play, this.d.locale)));
     play.wheels.forEach((_, i) => this.spin(play, i));
     return true;
+  }
+
+  /** « Revoir »: the replay's past play once more, from its card. */
+  replayAgain(): void {
+    if (!round.isReplayOver(this.state)) return;
+    const play = this.replaying!.play;
+    this.endReplay();
+    this.replay(play);
   }
 
   closeResult(): void {
@@ -305,9 +316,9 @@ export class GameController {
       this.render();
       return;
     }
-    this.fitStake();
+    const adjusted = this.fitStake();
     this.setState(round.toIdle());
-    this.d.controls.showMessage(this.offerMessage());
+    this.d.controls.showMessage(this.idleMessage(adjusted));
   }
 
   /**
@@ -334,10 +345,14 @@ export class GameController {
     this.sales = salesOf(result.data);
     if (this.state.phase === 'idle') {
       this.balanceCents = result.data.balanceCents;
-      this.fitStake();
-      this.d.controls.showMessage(this.offerMessage());
+      this.d.controls.showMessage(this.idleMessage(this.fitStake()));
     }
     this.render();
+  }
+
+  /** Whether a past play is being shown again (its wheels' ticks are silent too). */
+  get replayingNow(): boolean {
+    return this.state.phase === 'replay';
   }
 
   /** The play on the table whose wheels have not all stopped yet, or null (its result stays hidden). */
@@ -363,9 +378,24 @@ export class GameController {
     if (this.state.phase === 'idle' && !this.pending) void this.refreshAccount();
   }
 
-  /** The player's stake, or the biggest one the balance can pay when it cannot pay that one. */
-  private fitStake(): void {
-    this.stake = fittedStake(this.memory.stake() ?? this.stake, this.sales, this.balanceCents);
+  /**
+   * The player's stake, or the biggest one the balance can pay when it cannot pay that
+   * one; returns the line that says so (« Mise ajustée à 3 € »), or null when unchanged.
+   */
+  private fitStake(): string | null {
+    const wanted = this.memory.stake() ?? this.stake;
+    this.stake = fittedStake(wanted, this.sales, this.balanceCents);
+    return this.stake === wanted ? null : this.d.strings.stakeAdjusted(formatCents(this.stake, this.d.locale));
+  }
+
+  /** The idle table's line: a stake adjusted to the balance, else why « Jouer » is off. */
+  private idleMessage(adjusted: string | null): string | null {
+    const offer = this.offerMessage();
+    return adjusted && !balanceTooLow(this.sales, this.balanceCents)
+      ? offer
+        ? `${adjusted} ${offer}`
+        : adjusted
+      : offer;
   }
 
   // ——— the round ———
@@ -417,9 +447,11 @@ export class GameController {
     const replay = this.state.phase === 'replay' && this.replaying?.play.playId === play.playId;
     if (!replay && this.state.play?.playId !== play.playId) return;
     this.setState(round.wheelStopped(this.state, wheel));
-    this.d.audio.play('stop');
     const segment = play.wheels[wheel]!.segments[play.wheels[wheel]!.stop]!;
-    if (segment.symbol === 'bell') this.d.audio.play('bell');
+    if (!replay) {
+      this.d.audio.play('stop');
+      if (segment.symbol === 'bell') this.d.audio.play('bell');
+    }
     const t = this.d.strings;
     this.d.controls.announce(t.wheelResult(wheel + 1, segment.points, t.symbols[segment.symbol]));
     if (this.state.phase === 'revealed' || round.isReplayOver(this.state)) this.reveal(play);
@@ -435,7 +467,7 @@ export class GameController {
       // From the last stop, not from the card: a reload in between brings the card back.
       this.memory.keepResultShown(play.playId);
     }
-    celebrateResult(play, this.out);
+    celebrateResult(play, replay ? { ...this.out, audio: SILENT } : this.out);
     this.render();
     this.d.later(CARD_DELAY_S[this.pace()], () =>
       // The card waits for the wheels it sums up: a lost graphics context comes back first.

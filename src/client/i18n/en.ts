@@ -88,22 +88,23 @@ const written: Strings = {
           : `By the rules, the wheels under the cursors do not give the win announced (${lot}).`,
       leaf: (ok) =>
         ok
-          ? 'The ticket (wheels, cursors, win, place) gives exactly the leaf of the proof.'
-          : 'The ticket (wheels, cursors, win, place) does not give the leaf of the proof.',
+          ? 'Your ticket (its wheels, cursors, win and place) is exactly the one the proof describes.'
+          : 'Your ticket (its wheels, cursors, win and place) is not the one the proof describes.',
       path: (ok) =>
         ok
-          ? 'The proof path leads from this leaf to the block root.'
-          : 'The proof path does not lead to the block root.',
+          ? 'This ticket is indeed the one planned in the block published before the sale.'
+          : 'This ticket is not the one planned in the block published before the sale.',
       published: (ok) =>
         ok
-          ? 'This root is the one the server published for the block before it went on sale.'
-          : 'This root is not the one published for the block.',
+          ? 'The block is the one the game published before its first sale.'
+          : 'The block is not the one the game published before its first sale.',
       play: (ok) =>
         ok ? 'The ticket proven is the play in your history.' : 'The ticket proven is not the play in your history.',
     },
   },
   replayNotice: (date) => `Replay of the play of ${date}.`,
   replayTitle: (date) => `Replay — play of ${date}`,
+  replayAgain: 'Replay again',
   replayBack: 'Back to the game',
   historyUnfinished: 'in progress',
   rulesIntro: [
@@ -169,6 +170,7 @@ const written: Strings = {
   resumePurchase: 'Resume purchase',
   resumePurchaseLabel: (stake) => `Resume the ${stake} purchase`,
   resumedTitle: 'Round resumed',
+  stakeAdjusted: (stake) => `Stake adjusted to ${stake}: your balance does not cover the stake you chose.`,
   balancePending: 'Purchase pending: stake held',
 };
 

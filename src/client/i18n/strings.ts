@@ -63,6 +63,8 @@ export interface Strings {
   replayNotice: (date: string) => string;
   replayTitle: (date: string) => string;
   replayBack: string;
+  /** On a replay's card: the same past play on the wheels once more. */
+  replayAgain: string;
   rulesIntro: string[];
   rulesJeu1Heading: string;
   rulesJeu2Heading: string;
@@ -129,6 +131,8 @@ export interface Strings {
   resumePurchaseLabel: (stake: string) => string;
   /** The result card of a round found unfinished after a reload. */
   resumedTitle: string;
+  /** A remembered stake the balance cannot pay, lowered to the biggest one it pays. */
+  stakeAdjusted: (stake: string) => string;
   /** The balance while a purchase is pending. */
   balancePending: string;
 }

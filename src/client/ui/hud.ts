@@ -18,6 +18,8 @@ export interface HudHandlers {
   history(): void;
   rules(): void;
   closeResult(): void;
+  /** A replay's card: the same past play on the wheels once more. */
+  replayAgain(): void;
   /** The portal's deposit page (portal mode only; absent otherwise). */
   deposit?: () => void;
 }
@@ -369,7 +371,11 @@ export class Hud implements ControlsView {
         el('div', { className: 'result-games' }, [jeu1, jeu2]),
         segments,
         total,
-        el('div', { className: 'result-actions' }, [peek, again]),
+        el('div', { className: 'result-actions' }, [
+          peek,
+          ...(replayOf === undefined ? [] : [this.replayAgainButton()]),
+          again,
+        ]),
       ],
     );
     peek.addEventListener('click', () => {
@@ -428,6 +434,12 @@ export class Hud implements ControlsView {
     // The same steps, three times faster: the player asked to go fast.
     if (this.quickSpin) tl.timeScale(3);
     this.revealTimeline = tl;
+  }
+
+  private replayAgainButton(): HTMLButtonElement {
+    const b = button('peek replay-again', this.t.replayAgain);
+    b.addEventListener('click', () => this.handlers.replayAgain());
+    return b;
   }
 
   hideResult(): void {
