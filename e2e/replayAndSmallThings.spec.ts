@@ -1,5 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { body, buy, expectPhase, finishSpins, goAll, openGame, revealAll, setBalance, stake } from './game.ts';
+import {
+  body,
+  buy,
+  expectPhase,
+  finishSpins,
+  goAll,
+  openGame,
+  playRoundToIdle,
+  revealAll,
+  setBalance,
+  stake,
+} from './game.ts';
 
 /**
  * Issue 31: a history replay is marked as one on the table and on its card, with
@@ -8,11 +19,7 @@ import { body, buy, expectPhase, finishSpins, goAll, openGame, revealAll, setBal
  */
 test('a replay is said on the table and its card, and « Revoir » plays it again', async ({ page }) => {
   await openGame(page);
-  await buy(page);
-  await goAll(page).click();
-  await revealAll(page);
-  await page.getByRole('button', { name: 'Nouvelle partie' }).click();
-  await expectPhase(page, 'idle');
+  await playRoundToIdle(page);
   await page.getByRole('button', { name: 'Historique' }).click();
   await page.locator('ol.history li [role=button]').first().click();
   await expectPhase(page, 'replay');
