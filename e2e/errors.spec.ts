@@ -89,7 +89,13 @@ test('network down during « Jouer »: a message, and the next press resends the
     if (route.request().method() === 'POST') sent.push((route.request().postDataJSON() as { playId: string }).playId);
     await route.fallback();
   });
-  await buy(page);
+  // The button says what it does now: it resends that purchase (unless the page's own
+  // resend, after its pause, got there first: the same purchase either way).
+  const resume = page.getByRole('button', { name: `Reprendre l’achat de ${euros(100)}` });
+  await expect(async () => {
+    if (await resume.isEnabled().catch(() => false)) await resume.click({ timeout: 1_000 });
+    await expectPhase(page, 'ready');
+  }).toPass();
   expect(new Set(sent).size).toBe(1);
   const play = await lastPlay(page);
   expect(play.playId).toBe(sent[0]);

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { PairKey } from '../src/rules/tables.ts';
 import type { Play, PlaysPage } from '../src/contract/api.ts';
 import { formatCents } from '../src/rules/money.ts';
@@ -87,6 +87,27 @@ export async function revealAll(page: Page): Promise<void> {
   // Long enough for the jackpot's takeover, then its card and count-up.
   await page.evaluate(() => window.spincake!.advance(16_000));
   await expect(body(page)).toHaveAttribute('data-overlay', 'shown');
+}
+
+/** A control's box, checked to lie inside the viewport (and to be `minSize` px or more, when given). */
+export async function boxOnScreen(page: Page, control: Locator, minSize?: number) {
+  const viewport = page.viewportSize()!;
+  const box = (await control.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width + 0.5);
+  expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 0.5);
+  if (minSize !== undefined) expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(minSize);
+  return box;
+}
+
+/** One round from an idle table to the idle table again, its card closed with « Nouvelle partie ». */
+export async function playRoundToIdle(page: Page): Promise<void> {
+  await buy(page);
+  await goAll(page).click();
+  await revealAll(page);
+  await page.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await expectPhase(page, 'idle');
 }
 
 /** « 20 000 € » the way the page writes it. */

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { buy, expectPhase, goAll, goWheel, openGame, playButton, revealAll, stake } from './game.ts';
+import { boxOnScreen, buy, expectPhase, goAll, goWheel, openGame, playButton, revealAll, stake } from './game.ts';
 
 /**
  * Runs in every project (desktop, mobile portrait, mobile landscape): the table fits,
@@ -9,7 +9,6 @@ import { buy, expectPhase, goAll, goWheel, openGame, playButton, revealAll, stak
  */
 test('the table fits the screen, controls are big enough, and a round plays', async ({ page }, info) => {
   await openGame(page);
-  const viewport = page.viewportSize()!;
   const controls = [
     playButton(page),
     goAll(page),
@@ -19,14 +18,7 @@ test('the table fits the screen, controls are big enough, and a round plays', as
     page.getByRole('button', { name: 'Historique' }),
     page.getByRole('button', { name: 'Règlement' }),
   ];
-  for (const control of controls) {
-    const box = (await control.boundingBox())!;
-    expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(box.y).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width + 0.5);
-    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height + 0.5);
-    if (info.project.name !== 'desktop') expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
-  }
+  for (const control of controls) await boxOnScreen(page, control, info.project.name !== 'desktop' ? 44 : undefined);
   const shot = async (name: string) => info.attach(name, { body: await page.screenshot(), contentType: 'image/png' });
   await shot('idle');
   await buy(page);

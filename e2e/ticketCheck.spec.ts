@@ -36,8 +36,15 @@ test('a ticket from a block is checked in the browser against the published root
   await expect(result).toHaveAttribute('data-result', 'verified');
   await expect(result.locator('.ticket-check-summary')).toContainText('Ticket vérifié : c’est le ticket n°');
   for (const name of CHECKS) await expect(result.locator(`li[data-check="${name}"]`)).toHaveClass('ok');
+  // Written for players (issue 31): no « feuille », no « racine ».
+  await expect(result.locator('li[data-check="path"]')).toHaveText(
+    '✓ Ce ticket est bien celui prévu dans le bloc publié avant la vente.',
+  );
+  await expect(result).not.toContainText(/feuille|racine/);
+  const button = (await page.getByRole('button', { name: 'Vérifier ce ticket' }).first().boundingBox())!;
+  expect(Math.min(button.width, button.height)).toBeGreaterThanOrEqual(44);
   await expect(result.locator('li[data-check="published"]')).toHaveText(
-    '✓ Cette racine est celle que le serveur a publiée pour le bloc avant sa mise en vente.',
+    '✓ Le bloc est bien celui que le jeu a publié avant sa première vente.',
   );
   for (const name of LOG_CHECKS) await expect(result.locator(`li[data-check="${name}"]`)).toHaveClass('ok');
   await expect(result.locator('li[data-check="head time"]')).toHaveText(
@@ -81,7 +88,7 @@ test('a proof changed on its way, or a root that is not the published one, is re
   await expect(result).toHaveAttribute('data-result', 'refuted');
   await expect(result.locator('li.failed')).toHaveCount(1);
   await expect(result.locator('li[data-check="published"]')).toHaveText(
-    '✗ Cette racine n’est pas celle publiée pour le bloc.',
+    '✗ Le bloc n’est pas celui que le jeu a publié avant sa première vente.',
   );
 });
 

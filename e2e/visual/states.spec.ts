@@ -224,6 +224,31 @@ test.describe('a large desktop screen, 1920×1080', () => {
   });
 });
 
+test.describe('a small phone, 320×568', () => {
+  test.use({ viewport: { width: 320, height: 568 } });
+  // One phone picture is enough: the portrait project's touch emulation at 320 px wide.
+  test.beforeEach(() => {
+    test.skip(test.info().project.name !== 'mobile-portrait', 'a portrait phone only (mobile-portrait)');
+  });
+
+  test('idle table', async ({ page }) => {
+    await idleWithStake(page, 2);
+    await expectPicture(page, 'small-idle');
+  });
+
+  test('unit shown before any spin', async ({ page }) => {
+    await openTable(page);
+    await seededFixture(page, 'x7');
+    await buy(page);
+    await expectPicture(page, 'small-unit-shown');
+  });
+
+  test('result card', async ({ page }) => {
+    await showResult(page, 'x7');
+    await expectPicture(page, 'small-overlay-x7');
+  });
+});
+
 test.describe('on a server of their own', () => {
   test.use({ privateServer: true });
 

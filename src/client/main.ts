@@ -88,6 +88,7 @@ async function boot(): Promise<void> {
       rulesPanel.open();
     },
     closeResult: () => controller?.closeResult(),
+    replayAgain: () => controller?.replayAgain(),
     deposit: portal.embedded ? () => controller?.deposit() : undefined,
   });
 
@@ -99,7 +100,9 @@ async function boot(): Promise<void> {
   // Seeded in test mode, so spins and sprinkles fall the same way in every run.
   const random = options.testMode ? mulberry32(options.seed) : Math.random;
   await nextTask();
-  const scene = await Scene.create(hud.canvasHost, options.renderer, () => audio.play('tick'), random);
+  // A replay turns in silence (its ticks included).
+  const tick = () => void (controller?.replayingNow ? undefined : audio.play('tick'));
+  const scene = await Scene.create(hud.canvasHost, options.renderer, tick, random);
   document.body.dataset.renderer = scene.rendererName;
   setLoading(0.7);
 
@@ -130,6 +133,7 @@ async function boot(): Promise<void> {
       portal.roundChanged(state);
     },
     onDeposit: (request) => portal.requestDeposit(request),
+    onOnline: (listener) => window.addEventListener('online', listener),
   });
   // Back to the page (a deposit made in the portal, another tab): the server's balance again.
   document.addEventListener('visibilitychange', () => !document.hidden && controller?.refresh());

@@ -47,6 +47,8 @@ function setUp(
     launchToken: options.launchToken ?? null,
     later: clock.later,
     wait: clock.wait,
+    retryAfter: clock.retryAfter,
+    onOnline: clock.onOnline,
     onChange: (state) => phases.push(state.phase),
     ...(options.onDeposit ? { onDeposit: options.onDeposit } : {}),
   });
@@ -335,6 +337,56 @@ describe('GameController balance', () => {
   });
 });
 
+describe('GameController with the graphics context lost', () => {
+  it('shows the result card only once the table is drawn again', async () => {
+    const game = setUp();
+    const play = await buy(game, makePlay({}));
+    game.controller.goAll();
+    game.table.lost = true;
+    await game.table.land();
+    expect(game.controller.round.phase).toBe('revealed');
+    game.clock.runLater();
+    expect(game.controls.results).toEqual([]);
+    game.table.restore();
+    expect(game.controls.results).toEqual([{ playId: play.playId }]);
+  });
+});
+
+describe('GameController after an offline round and a reload', () => {
+  it('shows the result of the wheels this page launched though the server never heard of them, said as resumed', async () => {
+    const first = setUp({ storage: { ...STORED } });
+    const play = await buy(first, makePlay({ stops: [2, 0, 5, 1] }));
+    first.api.script.progress.push(NETWORK_DOWN, NETWORK_DOWN, NETWORK_DOWN, NETWORK_DOWN);
+    first.api.script.finish.push(NETWORK_DOWN, NETWORK_DOWN, NETWORK_DOWN, NETWORK_DOWN);
+    first.controller.goAll();
+    await first.table.land();
+    await first.controller.reportsSent();
+
+    // The server still has the play unlaunched: the page's memory says the player saw it all.
+    const again = setUp({ storage: Object.fromEntries(first.storage.map) });
+    again.api.accountNow = makeAccount({ unfinishedPlay: { ...play, launched: [false, false, false, false] } });
+    await again.controller.start();
+    expect(again.controller.round.phase).toBe('revealed');
+    expect(again.table.spins).toEqual([]);
+    expect(again.table.cursors()).toEqual([2, 0, 5, 1]);
+    again.clock.runLater();
+    expect(again.controls.results).toEqual([{ playId: play.playId, resumed: true }]);
+    await again.controller.reportsSent();
+    expect(again.api.calls.filter((c) => c.name === 'progress' || c.name === 'finish')).toEqual([
+      { name: 'progress', args: ['token-kept', play.playId, [true, true, true, true]] },
+      { name: 'finish', args: ['token-kept', play.playId] },
+    ]);
+  });
+
+  it('says on the table that a round left standing was resumed', async () => {
+    const game = setUp();
+    game.api.accountNow = makeAccount({ unfinishedPlay: makePlay({ playId: 'left' }) });
+    await game.controller.start();
+    expect(game.controller.round.phase).toBe('ready');
+    expect(game.controls.message).toBe(fr.resumeNotice);
+  });
+});
+
 describe('GameController after a reload', () => {
   it('keeps the stake picked, and shows the last result again when the server has it as the last play', async () => {
     const first = setUp({ storage: { ...STORED } });
@@ -416,12 +468,44 @@ describe('GameController replay', () => {
     expect(game.api.calls.length).toBe(callsBefore);
   });
 
+  it('plays a replay in silence and says on the table that it is one', async () => {
+    const game = setUp();
+    await game.controller.start();
+    const cuesBefore = game.audio.cues.length;
+    const past = makePlay({ playId: 'past', bells: 4, points: 0 });
+    expect(game.controller.replay(past)).toBe(true);
+    expect(game.controls.message).toMatch(/^Rediffusion/);
+    await game.table.land();
+    game.clock.runLater();
+    expect(game.table.celebrations).toHaveLength(1);
+    expect(game.audio.cues.slice(cuesBefore)).toEqual([]);
+    game.controller.closeResult();
+    expect(game.controls.message ?? '').not.toMatch(/^Rediffusion/);
+  });
+
   it('refuses a replay over a live round', async () => {
     const game = setUp();
     await buy(game, makePlay({}));
     expect(game.controller.replay(makePlay({ playId: 'past' }))).toBe(false);
     expect(game.controller.round.phase).toBe('ready');
     expect(game.table.spins).toEqual([]);
+  });
+});
+
+describe('GameController stake remembered', () => {
+  it('says when a remembered stake is more than the balance pays: « Mise ajustée à 3 € »', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.stake': '500' } });
+    game.api.accountNow = makeAccount({ balanceCents: 350 });
+    await game.controller.start();
+    expect(game.controls.stakes?.selected).toBe(300);
+    expect(game.controls.message).toBe(fr.stakeAdjusted('3\u00a0€'));
+  });
+
+  it('says nothing when the remembered stake is paid', async () => {
+    const game = setUp({ storage: { ...STORED, 'spincake.stake': '500' } });
+    await game.controller.start();
+    expect(game.controls.stakes?.selected).toBe(500);
+    expect(game.controls.message).toBeNull();
   });
 });
 
@@ -433,7 +517,7 @@ describe('GameController network failures', () => {
     game.api.script.play.push(NETWORK_DOWN);
     await game.controller.play();
     expect(game.controller.round.phase).toBe('idle');
-    expect(game.controls.message).toBe(fr.errors.network);
+    expect(game.controls.message).toBe(fr.purchasePending('2\u00a0€'));
     expect(game.controls.controls?.stakesEnabled).toBe(false);
     // The stake is held until that play is settled.
     game.controller.selectStake(500);
@@ -446,6 +530,51 @@ describe('GameController network failures', () => {
     expect(game.controller.round.phase).toBe('ready');
     expect(game.controller.round.play?.playId).toBe(first![2]);
     expect(game.controls.balance).toBe(10_000 - 200);
+  });
+
+  it('shows a purchase whose answer was lost as pending, and resends it by itself after a pause that grows', async () => {
+    const game = setUp();
+    await game.controller.start();
+    game.controller.selectStake(200);
+    game.api.script.play.push(NETWORK_DOWN, NETWORK_DOWN, NETWORK_DOWN);
+    await game.controller.play();
+    // What the button will do, and the stake shown as held while the server has not answered.
+    expect(game.controls.controls?.pendingStakeCents).toBe(200);
+    expect(game.controls.balance).toBe(10_000 - 200);
+    expect(game.controls.balancePending).toBe(true);
+    expect(game.controls.message).toBe(fr.purchasePending('2\u00a0€'));
+    expect(game.clock.retries.map((r) => r.ms)).toEqual([2_000]);
+    game.clock.runRetries();
+    await settle();
+    game.clock.runRetries();
+    await settle();
+    expect(game.clock.retries.map((r) => r.ms)).toEqual([10_000]);
+    game.clock.runRetries();
+    await settle();
+    const sent = game.api.callsOf('play');
+    expect(sent).toHaveLength(4);
+    expect(new Set(sent.map((c) => c[2])).size).toBe(1);
+    expect(game.controller.round.phase).toBe('ready');
+    expect(game.controls.controls?.pendingStakeCents).toBeNull();
+    expect(game.controls.balancePending).toBe(false);
+    expect(game.controls.message).toBeNull();
+    expect(game.clock.retries).toEqual([]);
+  });
+
+  it('resends a pending purchase as soon as the network comes back, once', async () => {
+    const game = setUp();
+    await game.controller.start();
+    game.api.script.play.push(NETWORK_DOWN);
+    await game.controller.play();
+    expect(game.controller.round.phase).toBe('idle');
+    game.clock.goOnline();
+    await settle();
+    expect(game.controller.round.phase).toBe('ready');
+    // The pause's resend, superseded by the one the network's return made, does nothing.
+    game.clock.runRetries();
+    game.clock.goOnline();
+    await settle();
+    expect(game.api.callsOf('play')).toHaveLength(2);
   });
 
   it('forgets a refused « Jouer »: the next press is a new play', async () => {

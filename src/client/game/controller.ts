@@ -40,11 +40,20 @@ export interface ControllerDeps {
   now?: () => number;
   /** The player asks for the portal's deposit page (portal mode only). */
   onDeposit?(request: { balanceCents: number; minStakeCents: number }): void;
+  /** Calls `listener` each time the network comes back (the browser's `online` event). */
+  onOnline?(listener: () => void): void;
+  /** Runs `fn` after `ms` on the page's clock (setTimeout unless a test injects one): a purchase's retries. */
+  retryAfter?(ms: number, fn: () => void): void;
 }
 
 const START_RETRY_MS = 2_000;
+/** A purchase whose answer was lost is sent again by itself after these pauses (then every 30 s). */
+export const PURCHASE_RETRY_MS = [2_000, 5_000, 10_000, 30_000] as const;
 /** From the last wheel's rest to the card, at each pace: a beat to see the wheels. */
 const CARD_DELAY_S: Record<SpinPace, number> = { full: 0.6, quick: 0.15, reduced: 0 };
+
+/** What a replay plays: nothing. */
+const SILENT: Pick<AudioOut, 'play'> = { play: () => undefined };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -79,6 +88,12 @@ export class GameController {
   /** When the spin bed is due to end (the page's clock, ms). */
   private bedEndsAt = 0;
   private readonly now: () => number;
+  /** Whether the round on the table came back from before a reload with wheels the server had missed. */
+  private resumed = false;
+  /** Automatic resends of the pending purchase so far (its backoff step). */
+  private purchaseRetries = 0;
+  /** Bumped whenever a scheduled resend must no longer fire (sent, answered, or superseded). */
+  private purchaseRetryGeneration = 0;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
@@ -90,6 +105,7 @@ export class GameController {
     this.session = new Session(d.api, d.storage, d.launchToken ?? null);
     this.reports = new ProgressReports(d.api, this.wait);
     this.out = d;
+    d.onOnline?.(() => this.resumePurchase());
   }
 
   get round(): round.RoundState {
@@ -146,6 +162,8 @@ export class GameController {
     const result = await this.d.api.play(token, this.pending.stakeCents, this.pending.playId);
     if (result.ok) {
       this.pending = null;
+      this.purchaseRetries = 0;
+      this.purchaseRetryGeneration++;
       const play = result.data.play;
       this.tally.bought(play);
       this.showPlay(play);
@@ -156,12 +174,45 @@ export class GameController {
       this.d.controls.focus('goAll');
       return;
     }
-    if (result.kind === 'server') this.pending = null;
+    if (result.kind === 'server') {
+      this.pending = null;
+      this.purchaseRetries = 0;
+      this.purchaseRetryGeneration++;
+    }
     this.setState(round.buyFailed(this.state));
+    if (this.pending) {
+      // The server may have debited: the purchase stays pending (same playId) and is sent
+      // again by itself, when the network comes back or after a pause that grows.
+      this.d.controls.showMessage(this.pendingMessage());
+      this.scheduleResume();
+      return;
+    }
     this.d.controls.showMessage(failureMessage(result, this.d.strings));
     if (result.kind === 'server' && (result.code === 'SOLD_OUT' || result.code === 'SALES_CLOSED')) {
       void this.refreshAccount();
     }
+  }
+
+  /** Sends the pending purchase again now (the network is back, or its pause is over). */
+  resumePurchase(): void {
+    if (!this.pending || this.state.phase !== 'idle') return;
+    this.purchaseRetryGeneration++;
+    void this.play();
+  }
+
+  private scheduleResume(): void {
+    const delays = PURCHASE_RETRY_MS;
+    const ms = delays[Math.min(this.purchaseRetries, delays.length - 1)]!;
+    this.purchaseRetries++;
+    const generation = ++this.purchaseRetryGeneration;
+    const after = this.d.retryAfter ?? ((wait: number, fn: () => void) => void setTimeout(fn, wait));
+    after(ms, () => {
+      if (generation === this.purchaseRetryGeneration) this.resumePurchase();
+    });
+  }
+
+  private pendingMessage(): string {
+    return this.d.strings.purchasePending(formatCents(this.pending!.stakeCents, this.d.locale));
   }
 
   go(wheel: number): void {
@@ -217,17 +268,25 @@ export class GameController {
    */
   replay(play: Play): boolean {
     if (!round.canReplay(this.state) || this.pending) return false;
-    this.d.audio.unlock();
-    this.d.audio.play('spin');
+    // A replay is silent: its sounds would say a win is happening now.
     this.d.table.clearCelebration();
     this.replaying = Replay.begin(play, this.d.table, this.shownWheels);
     this.shownWheels = play.wheels;
     this.setState(round.startReplay(this.state));
-    this.d.controls.showMessage(null);
     this.d.controls.showTally(null);
+    // Said on the table while it turns, not only on the card.
+    this.d.controls.showMessage(this.d.strings.replayTitle(playDate(play, this.d.locale)));
     this.d.controls.announce(this.d.strings.replayNotice(playDate(play, this.d.locale)));
     play.wheels.forEach((_, i) => this.spin(play, i, i));
     return true;
+  }
+
+  /** « Revoir »: the replay's past play once more, from its card. */
+  replayAgain(): void {
+    if (!round.isReplayOver(this.state)) return;
+    const play = this.replaying!.play;
+    this.endReplay();
+    this.replay(play);
   }
 
   closeResult(): void {
@@ -253,9 +312,13 @@ export class GameController {
     this.sales = salesOf(account);
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
-      this.tally.bought(account.unfinishedPlay);
-      this.showPlay(account.unfinishedPlay);
+      const play = this.withWheelsSeen(account.unfinishedPlay);
+      this.tally.bought(play);
+      // Its card says « resumed » when the server learns only now what the player saw.
+      this.showPlay(play, play !== account.unfinishedPlay);
+      // Said out loud and written on the table: the round on screen was left before.
       this.d.controls.announce(this.d.strings.resumeNotice);
+      if (this.state.phase !== 'revealed') this.d.controls.showMessage(this.d.strings.resumeNotice);
       return;
     }
     const shown = await this.lastResultShown();
@@ -269,9 +332,9 @@ export class GameController {
       this.render();
       return;
     }
-    this.fitStake();
+    const adjusted = this.fitStake();
     this.setState(round.toIdle());
-    this.d.controls.showMessage(this.offerMessage());
+    this.d.controls.showMessage(this.idleMessage(adjusted));
   }
 
   /**
@@ -298,10 +361,14 @@ export class GameController {
     this.sales = salesOf(result.data);
     if (this.state.phase === 'idle') {
       this.balanceCents = result.data.balanceCents;
-      this.fitStake();
-      this.d.controls.showMessage(this.offerMessage());
+      this.d.controls.showMessage(this.idleMessage(this.fitStake()));
     }
     this.render();
+  }
+
+  /** Whether a past play is being shown again (its wheels' ticks are silent too). */
+  get replayingNow(): boolean {
+    return this.state.phase === 'replay';
   }
 
   /** The play on the table whose wheels have not all stopped yet, or null (its result stays hidden). */
@@ -327,14 +394,44 @@ export class GameController {
     if (this.state.phase === 'idle' && !this.pending) void this.refreshAccount();
   }
 
-  /** The player's stake, or the biggest one the balance can pay when it cannot pay that one. */
-  private fitStake(): void {
-    this.stake = fittedStake(this.memory.stake() ?? this.stake, this.sales, this.balanceCents);
+  /**
+   * The player's stake, or the biggest one the balance can pay when it cannot pay that
+   * one; returns the line that says so (« Mise ajustée à 3 € »), or null when unchanged.
+   */
+  private fitStake(): string | null {
+    const wanted = this.memory.stake() ?? this.stake;
+    this.stake = fittedStake(wanted, this.sales, this.balanceCents);
+    return this.stake === wanted ? null : this.d.strings.stakeAdjusted(formatCents(this.stake, this.d.locale));
+  }
+
+  /** The idle table's line: a stake adjusted to the balance, else why « Jouer » is off. */
+  private idleMessage(adjusted: string | null): string | null {
+    const offer = this.offerMessage();
+    return adjusted && !balanceTooLow(this.sales, this.balanceCents)
+      ? offer
+        ? `${adjusted} ${offer}`
+        : adjusted
+      : offer;
   }
 
   // ——— the round ———
 
-  private showPlay(play: Play): void {
+  /**
+   * The unfinished play with the wheels this page saw launched (remembered across the
+   * reload) counted as launched too: their reports may have been lost offline, but the
+   * player saw them turn and, all four, the result. The server is told what it missed.
+   */
+  private withWheelsSeen(play: Play): Play {
+    const seen = this.memory.launched(play.playId);
+    if (!seen) return play;
+    const launched = play.launched.map((l, i) => l || seen[i]!) as unknown as Play['launched'];
+    if (launched.every((l, i) => l === play.launched[i])) return play;
+    this.reports.launched(this.session.token!, play.playId, launched);
+    return { ...play, launched };
+  }
+
+  private showPlay(play: Play, resumed = false): void {
+    this.resumed = resumed;
     this.stake = play.stakeCents;
     // The big tiers' cues are fetched now, seconds before the last wheel stops.
     this.d.audio.prepare(winLevel(play.winCents, play.stakeCents).cue);
@@ -370,7 +467,9 @@ export class GameController {
     this.d.audio.unlock();
     this.d.audio.play('spin');
     this.setState(round.launch(this.state, wheels));
-    this.reports.launched(this.session.token!, play.playId, round.launchedFlags(this.state));
+    const launched = round.launchedFlags(this.state);
+    this.memory.keepLaunched(play.playId, launched);
+    this.reports.launched(this.session.token!, play.playId, launched);
     wheels.forEach((wheel, order) => this.spin(play, wheel, order));
   }
 
@@ -388,11 +487,13 @@ export class GameController {
     const replay = this.state.phase === 'replay' && this.replaying?.play.playId === play.playId;
     if (!replay && this.state.play?.playId !== play.playId) return;
     this.setState(round.wheelStopped(this.state, wheel));
-    this.d.audio.play('stop');
     if (!this.state.wheels.includes('spinning')) this.extendSpinBed(0, true);
     this.showTally(play);
     const segment = play.wheels[wheel]!.segments[play.wheels[wheel]!.stop]!;
-    if (segment.symbol === 'bell') this.d.audio.play('bell');
+    if (!replay) {
+      this.d.audio.play('stop');
+      if (segment.symbol === 'bell') this.d.audio.play('bell');
+    }
     const t = this.d.strings;
     this.d.controls.announce(t.wheelResult(wheel + 1, segment.points, t.symbols[segment.symbol]));
     if (this.state.phase === 'revealed' || round.isReplayOver(this.state)) this.reveal(play);
@@ -407,24 +508,30 @@ export class GameController {
       this.balanceCents = play.balanceAfterCents;
       this.balanceHeld = play.balanceBeforeCents - play.stakeCents;
       this.tally.revealed(play);
-    }
-    celebrateResult(play, this.out);
-    this.render();
-    this.d.later(CARD_DELAY_S[this.pace()], () => {
-      if (replay) {
-        if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
-          this.d.controls.showResult(play, this.d.reducedMotion, playDate(play, this.d.locale));
-        }
-        return;
-      }
-      if (this.state.play?.playId !== play.playId) return;
+      // From the last stop, not from the card: a reload in between brings the card back.
       this.memory.keepResultShown(play.playId);
-      this.d.controls.showResult(play, this.d.reducedMotion);
-      this.balanceHeld = null;
-      this.render();
-    });
+    }
+    celebrateResult(play, replay ? { ...this.out, audio: SILENT } : this.out);
+    this.render();
+    this.d.later(CARD_DELAY_S[this.pace()], () =>
+      // The card waits for the wheels it sums up: a lost graphics context comes back first.
+      this.d.table.whenDrawn(() => this.showCard(play, replay)),
+    );
     announceResult(play, this.out);
     if (!play.finished && !replay) void this.reports.finished(this.session.token!, play.playId);
+  }
+
+  private showCard(play: Play, replay: boolean): void {
+    if (replay) {
+      if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
+        this.d.controls.showResult(play, this.d.reducedMotion, playDate(play, this.d.locale));
+      }
+      return;
+    }
+    if (this.state.play?.playId !== play.playId) return;
+    this.d.controls.showResult(play, this.d.reducedMotion, undefined, this.resumed);
+    this.balanceHeld = null;
+    this.render();
   }
 
   /** Back to the table as it was before the replay: same segments, same angles. */
@@ -482,10 +589,15 @@ export class GameController {
     c.setStakes(this.stakesShown(), this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
     c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
     const inRound = s.play && s.phase !== 'revealed';
-    c.setBalance(inRound ? s.play!.balanceBeforeCents - s.play!.stakeCents : (this.balanceHeld ?? this.balanceCents));
+    // A pending purchase holds its stake: shown as spent, marked as waiting for the server.
+    const held = this.pending && this.balanceCents !== null ? this.balanceCents - this.pending.stakeCents : null;
+    if (inRound) c.setBalance(s.play!.balanceBeforeCents - s.play!.stakeCents);
+    else if (held !== null) c.setBalance(held, true);
+    else c.setBalance(this.balanceHeld ?? this.balanceCents);
     c.setControls({
       canPlay: this.canPlay(),
       buying: s.phase === 'buying',
+      pendingStakeCents: this.pending?.stakeCents ?? null,
       canGo: [0, 1, 2, 3].map((i) => round.canLaunch(s, i)),
       canGoAll: round.standingWheels(s).length > 0,
       stakesEnabled: s.phase === 'idle' && !this.pending,

@@ -143,6 +143,18 @@ export class FakeTable implements TableView {
   readonly celebrations: { level: WinLevel; glowing: readonly boolean[] }[] = [];
   cleared = 0;
   private readonly spinning = new Map<number, () => void>();
+  /** The graphics context is lost: `whenDrawn` waits for `restore()`. */
+  lost = false;
+  private readonly waitingForDrawn: (() => void)[] = [];
+
+  whenDrawn(fn: () => void): void {
+    if (this.lost) this.waitingForDrawn.push(fn);
+    else fn();
+  }
+  restore(): void {
+    this.lost = false;
+    for (const fn of this.waitingForDrawn.splice(0)) fn();
+  }
 
   showSegments(wheels: ShownWheels): void {
     this.shown = wheels;
@@ -199,6 +211,7 @@ export class FakeControls implements ControlsView {
   deposit = false;
   controls: ControlsState | null = null;
   balance: number | null | undefined = undefined;
+  balancePending = false;
   muted: boolean | null = null;
   quickSpin: boolean | null = null;
   readonly messages: (string | null)[] = [];
@@ -207,7 +220,7 @@ export class FakeControls implements ControlsView {
   /** Every balance the bar showed, in order. */
   readonly balances: (number | null)[] = [];
   readonly announced: string[] = [];
-  readonly results: { playId: string; replayOf?: string }[] = [];
+  readonly results: { playId: string; replayOf?: string; resumed?: true }[] = [];
   hidden = 0;
   readonly focused: FocusTarget[] = [];
 
@@ -223,9 +236,10 @@ export class FakeControls implements ControlsView {
   setControls(c: ControlsState): void {
     this.controls = c;
   }
-  setBalance(cents: number | null): void {
+  setBalance(cents: number | null, pending = false): void {
     this.balance = cents;
     this.balances.push(cents);
+    this.balancePending = pending;
   }
   showTally(text: string | null): void {
     this.tallies.push(text);
@@ -242,8 +256,12 @@ export class FakeControls implements ControlsView {
   announce(text: string): void {
     this.announced.push(text);
   }
-  showResult(play: Play, _reducedMotion: boolean, replayOf?: string): void {
-    this.results.push(replayOf === undefined ? { playId: play.playId } : { playId: play.playId, replayOf });
+  showResult(play: Play, _reducedMotion: boolean, replayOf?: string, resumed?: boolean): void {
+    this.results.push({
+      playId: play.playId,
+      ...(replayOf === undefined ? {} : { replayOf }),
+      ...(resumed ? { resumed: true as const } : {}),
+    });
   }
   hideResult(): void {
     this.hidden++;
@@ -289,6 +307,18 @@ export class FakeClock {
   };
   runLater(): void {
     for (const { fn } of this.pending.splice(0)) fn();
+  }
+  /** A purchase's automatic resends, each run when the test says (`runRetries`). */
+  readonly retries: { ms: number; fn: () => void }[] = [];
+  readonly retryAfter = (ms: number, fn: () => void): void => void this.retries.push({ ms, fn });
+  runRetries(): void {
+    for (const { fn } of this.retries.splice(0)) fn();
+  }
+  /** The browser's `online` listeners: `goOnline` calls them. */
+  readonly onlineListeners: (() => void)[] = [];
+  readonly onOnline = (listener: () => void): void => void this.onlineListeners.push(listener);
+  goOnline(): void {
+    for (const listener of this.onlineListeners) listener();
   }
 }
 

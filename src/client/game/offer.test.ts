@@ -39,7 +39,7 @@ describe('offer', () => {
     expect(balanceTooLow(closed(null, null), 0)).toBe(false);
     expect(tableMessage(ALL_ON_SALE, 100, 0, NOW, fr, 'fr')).toBe(fr.balanceTooLow('0\u00a0€', '1\u00a0€'));
     expect(tableMessage(ALL_ON_SALE, 100, 40, NOW, fr, 'fr')).toBe(
-      'Votre solde (0,40\u00a0€) est insuffisant pour jouer : la plus petite mise est de 1\u00a0€.',
+      'Votre solde (0,40\u00a0€) est insuffisant pour jouer\u202f: la plus petite mise est de 1\u00a0€.',
     );
     expect(tableMessage(soldOut2, 200, 1_000, NOW, fr, 'fr')).toBe(fr.errors.SOLD_OUT);
     expect(tableMessage(ALL_ON_SALE, 200, 1_000, NOW, fr, 'fr')).toBeNull();

@@ -34,4 +34,20 @@ describe('SessionTally', () => {
     tally.begin('t2');
     expect(tally.summary()).toEqual({ minutes: 0, stakedCents: 0, wonCents: 0, netCents: 0 });
   });
+
+  it('keeps every amount across a reload at any moment: after a purchase, after a reveal', () => {
+    const storage = memoryStorage({});
+    const reloaded = () => {
+      const t = new SessionTally(storage, () => 0);
+      t.begin('t1');
+      return t.summary();
+    };
+    const tally = new SessionTally(storage, () => 0);
+    tally.begin('t1');
+    const win = makePlay({ playId: 'a', stakeCents: 100, bells: 2, points: 200 });
+    tally.bought(win);
+    expect(reloaded()).toMatchObject({ stakedCents: 100, wonCents: 0, netCents: -100 });
+    tally.revealed(win);
+    expect(reloaded()).toMatchObject({ stakedCents: 100, wonCents: win.winCents, netCents: win.winCents - 100 });
+  });
 });

@@ -46,13 +46,13 @@ export class SessionTally {
 
   /** A stake paid (a play bought, or found unfinished). */
   bought(play: Play): void {
-    if (this.mark(`${play.playId}:bought`)) this.tally!.stakedCents += play.stakeCents;
+    this.count(`${play.playId}:bought`, (t) => (t.stakedCents += play.stakeCents));
   }
 
   /** A result revealed: its win now counts. */
   revealed(play: Play): void {
     this.bought(play);
-    if (this.mark(`${play.playId}:won`)) this.tally!.wonCents += play.winCents;
+    this.count(`${play.playId}:won`, (t) => (t.wonCents += play.winCents));
   }
 
   /** Minutes since the session started, the stakes, the wins and the net result (cents). */
@@ -67,12 +67,16 @@ export class SessionTally {
     };
   }
 
-  private mark(key: string): boolean {
+  /**
+   * Adds a play's amount once: the key that says it was counted and the amount itself
+   * are saved together, so a reload between the two can never keep one without the other.
+   */
+  private count(key: string, add: (t: Tally) => void): void {
     const t = this.tally;
-    if (!t || t.seen.includes(key)) return false;
+    if (!t || t.seen.includes(key)) return;
     t.seen = [...t.seen, key].slice(-SEEN_MAX);
+    add(t);
     this.save();
-    return true;
   }
 
   private save(): void {

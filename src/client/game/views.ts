@@ -17,12 +17,19 @@ export interface TableView {
   finishSpins(): void;
   celebrate(level: WinLevel, glowing: readonly boolean[], reducedMotion: boolean): void;
   clearCelebration(): void;
+  /**
+   * Runs `fn` once the table is drawn: at once, or when a lost graphics context is back
+   * (so that a result card never shows over a table without its wheels).
+   */
+  whenDrawn(fn: () => void): void;
 }
 
 /** Which buttons the player may use now. */
 export interface ControlsState {
   canPlay: boolean;
   buying: boolean;
+  /** A purchase whose answer was lost, at this stake: « Jouer » resends it (same ticket). */
+  pendingStakeCents: StakeCents | null;
   canGo: readonly boolean[];
   canGoAll: boolean;
   stakesEnabled: boolean;
@@ -38,7 +45,8 @@ export interface ControlsView {
   /** Whether to offer the portal's deposit page (the balance pays no stake). */
   offerDeposit(shown: boolean): void;
   setControls(c: ControlsState): void;
-  setBalance(cents: number | null): void;
+  /** `pending`: the figure waits for the server's answer to a purchase (its stake held). */
+  setBalance(cents: number | null, pending?: boolean): void;
   setMuted(muted: boolean): void;
   /** The quick-spin setting as it stands (its switch; the card's own animation follows it). */
   setQuickSpin(on: boolean): void;
@@ -49,8 +57,9 @@ export interface ControlsView {
   /**
    * The result card (after a takeover for the big tiers). Not a replay: the balance counts
    * up from `balanceBeforeCents − stakeCents` to `balanceAfterCents` with the card's total.
+   * `replayOf`: a replay of the play of that date; `resumed`: the round was found unfinished after a reload.
    */
-  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void;
+  showResult(play: Play, reducedMotion: boolean, replayOf?: string, resumed?: boolean): void;
   hideResult(): void;
   /** Moves the keyboard focus to the player's next action (after the controls were updated). */
   focus(target: FocusTarget): void;

@@ -1,9 +1,11 @@
 import { formatCount } from '../../rules/index.ts';
 import type { Strings } from './strings.ts';
+import { typesetStrings } from './typography.ts';
 
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
 
-export const en: Strings = {
+/** As written; `en` below is what the player reads (typeset). */
+const written: Strings = {
   title: 'SPINCAKE',
   loading: 'Baking the cakes…',
   play: 'Play',
@@ -34,7 +36,7 @@ export const en: Strings = {
   wheelResult: (w, p, s) => `Wheel ${w}: ${p} points, ${s}`,
   jeu1: 'GAME 1',
   jeu2: 'GAME 2',
-  bellsFound: (b) => (b === 0 ? 'No bell' : `${b} ${plural(b, 'bell', 'bells')}`),
+  bellsFound: (b) => (b === 0 ? 'No bells' : `${b} ${plural(b, 'bell', 'bells')}`),
   pointsTotal: (p) => `${formatCount(p, 'en')} points`,
   noWin: 'No win',
   total: 'Total win',
@@ -86,16 +88,16 @@ export const en: Strings = {
           : `By the rules, the wheels under the cursors do not give the win announced (${lot}).`,
       leaf: (ok) =>
         ok
-          ? 'The ticket (wheels, cursors, win, place) gives exactly the leaf of the proof.'
-          : 'The ticket (wheels, cursors, win, place) does not give the leaf of the proof.',
+          ? 'Your ticket (its wheels, cursors, win and place) is exactly the one the proof describes.'
+          : 'Your ticket (its wheels, cursors, win and place) is not the one the proof describes.',
       path: (ok) =>
         ok
-          ? 'The proof path leads from this leaf to the block root.'
-          : 'The proof path does not lead to the block root.',
+          ? 'This ticket is indeed the one planned in the block published before the sale.'
+          : 'This ticket is not the one planned in the block published before the sale.',
       published: (ok) =>
         ok
-          ? 'This root is the one the server published for the block before it went on sale.'
-          : 'This root is not the one published for the block.',
+          ? 'The block is the one the game published before its first sale.'
+          : 'The block is not the one the game published before its first sale.',
       play: (ok) =>
         ok ? 'The ticket proven is the play in your history.' : 'The ticket proven is not the play in your history.',
       entry: (ok) =>
@@ -117,10 +119,11 @@ export const en: Strings = {
   },
   replayNotice: (date) => `Replay of the play of ${date}.`,
   replayTitle: (date) => `Replay — play of ${date}`,
+  replayAgain: 'Replay again',
   replayBack: 'Back to the game',
   historyUnfinished: 'in progress',
   rulesIntro: [
-    'Pick a stake (1, 2, 3 or 5 €) then “Play”: the stake is debited and you get a ticket.',
+    'Pick a stake (€1, €2, €3 or €5) then “Play”: the stake is debited and you get a ticket.',
     'Launch each wheel with its own “GO”, or all those left with the common “GO”.',
     'GAME 1: count the bells under the cursors. GAME 2: add up the points under the cursors; 400 points or more wins.',
     'The two games’ wins add up to one single lot. If you miss the end of a round, its result is in the history.',
@@ -182,4 +185,13 @@ export const en: Strings = {
     `${bells}\u00a0${bells === 1 ? 'bell' : 'bells'} · ${formatCount(points, 'en')}\u00a0pts`,
   takeoverTitle: { big: 'Big win!', mega: 'Mega win!', jackpot: 'JACKPOT!' },
   takeoverSkip: 'Tap to continue',
+  purchasePending: (stake) =>
+    `Purchase pending — retrying… The server cannot be reached right now: your ${stake} purchase will be sent again by itself as soon as the network is back. You will be charged only once.`,
+  resumePurchase: 'Resume purchase',
+  resumePurchaseLabel: (stake) => `Resume the ${stake} purchase`,
+  resumedTitle: 'Round resumed',
+  stakeAdjusted: (stake) => `Stake adjusted to ${stake}: your balance does not cover the stake you chose.`,
+  balancePending: 'Purchase pending: stake held',
 };
+
+export const en: Strings = typesetStrings(written, 'en');

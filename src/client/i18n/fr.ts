@@ -1,9 +1,11 @@
 import { formatCount } from '../../rules/index.ts';
 import type { Strings } from './strings.ts';
+import { typesetStrings } from './typography.ts';
 
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
 
-export const fr: Strings = {
+/** As written; `fr` below is what the player reads (typeset). */
+const written: Strings = {
   title: 'SPINCAKE',
   loading: 'Préparation des gâteaux…',
   play: 'Jouer',
@@ -86,16 +88,16 @@ export const fr: Strings = {
           : `Selon le règlement, les roues sous les curseurs ne donnent pas le gain annoncé (${lot}).`,
       leaf: (ok) =>
         ok
-          ? 'Le ticket (roues, curseurs, gain, place) donne exactement la feuille de la preuve.'
-          : 'Le ticket (roues, curseurs, gain, place) ne donne pas la feuille de la preuve.',
+          ? 'Votre ticket (ses roues, ses curseurs, son gain, sa place) est exactement celui que la preuve décrit.'
+          : 'Votre ticket (ses roues, ses curseurs, son gain, sa place) n’est pas celui que la preuve décrit.',
       path: (ok) =>
         ok
-          ? 'Le chemin de la preuve mène de cette feuille à la racine du bloc.'
-          : 'Le chemin de la preuve ne mène pas à la racine du bloc.',
+          ? 'Ce ticket est bien celui prévu dans le bloc publié avant la vente.'
+          : 'Ce ticket n’est pas celui prévu dans le bloc publié avant la vente.',
       published: (ok) =>
         ok
-          ? 'Cette racine est celle que le serveur a publiée pour le bloc avant sa mise en vente.'
-          : 'Cette racine n’est pas celle publiée pour le bloc.',
+          ? 'Le bloc est bien celui que le jeu a publié avant sa première vente.'
+          : 'Le bloc n’est pas celui que le jeu a publié avant sa première vente.',
       play: (ok) =>
         ok
           ? 'Le ticket prouvé est bien la partie de votre historique.'
@@ -125,6 +127,7 @@ export const fr: Strings = {
   replayNotice: (date) => `Rediffusion de la partie du ${date}.`,
   replayTitle: (date) => `Rediffusion — partie du ${date}`,
   replayBack: 'Retour au jeu',
+  replayAgain: 'Revoir',
   historyUnfinished: 'en cours',
   rulesIntro: [
     'Choisissez une mise (1, 2, 3 ou 5 €) puis « Jouer » : la mise est débitée et un ticket vous est attribué.',
@@ -192,4 +195,13 @@ export const fr: Strings = {
     `${bells}\u00a0${plural(bells, 'cloche', 'cloches')} · ${formatCount(points, 'fr')}\u00a0pts`,
   takeoverTitle: { big: 'Gros gain\u202f!', mega: 'Méga gain\u202f!', jackpot: 'JACKPOT\u202f!' },
   takeoverSkip: 'Touchez pour continuer',
+  purchasePending: (stake) =>
+    `Achat en attente — reprise… Connexion impossible pour l’instant : votre achat de ${stake} sera renvoyé tout seul dès le retour du réseau. Vous ne serez débité qu’une fois.`,
+  resumePurchase: 'Reprendre l’achat',
+  resumePurchaseLabel: (stake) => `Reprendre l’achat de ${stake}`,
+  resumedTitle: 'Partie reprise',
+  stakeAdjusted: (stake) => `Mise ajustée à ${stake} : votre solde ne couvre pas la mise choisie.`,
+  balancePending: 'Achat en attente : mise réservée',
 };
+
+export const fr: Strings = typesetStrings(written, 'fr');

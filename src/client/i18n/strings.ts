@@ -64,6 +64,8 @@ export interface Strings {
   replayNotice: (date: string) => string;
   replayTitle: (date: string) => string;
   replayBack: string;
+  /** On a replay's card: the same past play on the wheels once more. */
+  replayAgain: string;
   rulesIntro: string[];
   rulesJeu1Heading: string;
   rulesJeu2Heading: string;
@@ -129,4 +131,16 @@ export interface Strings {
   takeoverTitle: Record<'big' | 'mega' | 'jackpot', string>;
   /** Under the takeover: a tap ends it. */
   takeoverSkip: string;
+  // ——— issue 31: player-facing defects ———
+  /** A purchase whose answer was lost: it is pending, and resent by itself. */
+  purchasePending: (stake: string) => string;
+  /** « Jouer » while a purchase is pending: what pressing it does (short), and its accessible name. */
+  resumePurchase: string;
+  resumePurchaseLabel: (stake: string) => string;
+  /** The result card of a round found unfinished after a reload. */
+  resumedTitle: string;
+  /** A remembered stake the balance cannot pay, lowered to the biggest one it pays. */
+  stakeAdjusted: (stake: string) => string;
+  /** The balance while a purchase is pending. */
+  balancePending: string;
 }

@@ -78,13 +78,14 @@ export class PortalLink {
   }
 
   /** The same controls, reporting each balance they show as `balanceChanged`. */
-  watchControls<T extends { setBalance(cents: number | null): void }>(controls: T): T {
+  watchControls<T extends { setBalance(cents: number | null, pending?: boolean): void }>(controls: T): T {
     return new Proxy(controls, {
       get: (target, key) => {
         if (key === 'setBalance') {
-          return (cents: number | null) => {
-            target.setBalance(cents);
-            this.balance.shown(cents);
+          return (cents: number | null, pending?: boolean) => {
+            target.setBalance(cents, pending);
+            // A figure held for a pending purchase is no balance the server gave: not told.
+            if (!pending) this.balance.shown(cents);
           };
         }
         // Read from the target itself: its getters may use private fields a proxy lacks.

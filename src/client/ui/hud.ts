@@ -5,6 +5,7 @@ import type { StakeCents } from '../../rules/stakes.ts';
 import type { ControlsState, ControlsView, FocusTarget } from '../game/views.ts';
 import { winLevel } from '../game/winLevels.ts';
 import type { Strings } from '../i18n/index.ts';
+import { typeset } from '../i18n/typography.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { Takeover } from './takeover.ts';
@@ -19,6 +20,8 @@ export interface HudHandlers {
   history(): void;
   rules(): void;
   closeResult(): void;
+  /** A replay's card: the same past play on the wheels once more. */
+  replayAgain(): void;
   /** The portal's deposit page (portal mode only; absent otherwise). */
   deposit?: () => void;
 }
@@ -37,6 +40,7 @@ export class Hud implements ControlsView {
   private readonly stakeButtons = new Map<StakeCents, HTMLButtonElement>();
   private readonly stakeRow: HTMLElement;
   private readonly balanceValue: HTMLElement;
+  private readonly balancePending: HTMLElement;
   private readonly muteButton: HTMLButtonElement;
   private readonly quickSpinSwitch: HTMLButtonElement;
   /** Quick spins: the card comes up at the same pace (its steps run faster). */
@@ -109,11 +113,14 @@ export class Hud implements ControlsView {
     });
 
     this.balanceValue = el('span', { className: 'balance-value', text: '—' });
+    this.balancePending = el('span', { className: 'balance-pending', text: t.balancePending });
+    this.balancePending.hidden = true;
     this.demoBadge = el('span', { className: 'demo-badge', text: t.demo, attrs: { title: t.demoLabel } });
     this.demoBadge.hidden = true;
     const balance = el('div', { className: 'balance' }, [
       el('span', { className: 'balance-label' }, [t.balance, this.demoBadge]),
       this.balanceValue,
+      this.balancePending,
     ]);
     this.stakeRow = el('div', { className: 'stakes', attrs: { role: 'group', 'aria-label': t.stakeHeading } });
     this.playButton = button('play', t.play);
@@ -271,10 +278,14 @@ export class Hud implements ControlsView {
 
   setControls(c: ControlsState): void {
     this.playButton.disabled = !c.canPlay;
-    this.playButton.textContent = c.buying ? this.t.playBusy : this.t.play;
+    // A pending purchase: the button says it resends that purchase, not a new one.
+    const pending = c.pendingStakeCents;
+    const name = pending === null ? this.t.play : this.t.resumePurchaseLabel(formatCents(pending, this.locale));
+    this.playButton.textContent = c.buying ? this.t.playBusy : pending === null ? this.t.play : this.t.resumePurchase;
+    this.playButton.classList.toggle('pending', pending !== null);
     this.playButton.setAttribute('aria-busy', String(c.buying));
-    // The accessible name stays « Jouer » while busy.
-    if (c.buying) this.playButton.setAttribute('aria-label', this.t.play);
+    // The accessible name stays the same while busy, and names the pending purchase's stake.
+    if (c.buying || pending !== null) this.playButton.setAttribute('aria-label', name);
     else this.playButton.removeAttribute('aria-label');
     this.goButtons.forEach((b, i) => (b.disabled = !c.canGo[i]));
     this.goAllButton.disabled = !c.canGoAll;
@@ -282,17 +293,20 @@ export class Hud implements ControlsView {
     this.applyStakesEnabled();
   }
 
-  setBalance(cents: number | null): void {
+  setBalance(cents: number | null, pending = false): void {
     // The card is counting the balance up to this very figure: let it get there.
     if (this.balanceCount && cents === this.balanceCount.target) return;
     this.balanceCount?.tween.kill();
     this.balanceCount = null;
-    this.writeBalance(cents);
+    this.writeBalance(cents, pending);
   }
 
-  private writeBalance(cents: number | null): void {
+  /** `pending`: a purchase whose answer was lost holds this stake (shown as spent, marked as waiting). */
+  private writeBalance(cents: number | null, pending = false): void {
     this.shownBalance = cents;
     this.balanceValue.textContent = cents === null ? '—' : formatCents(cents, this.locale);
+    this.balanceValue.classList.toggle('pending', pending);
+    this.balancePending.hidden = !pending;
   }
 
   /** The count-up is over (or cut short): the credited balance, exactly. */
@@ -319,7 +333,8 @@ export class Hud implements ControlsView {
   }
 
   showMessage(text: string | null): void {
-    this.messageText.textContent = text ?? '';
+    // The server's own words (an operator's closed-sales message) are typeset like ours.
+    this.messageText.textContent = text === null ? '' : typeset(text, this.locale);
     this.message.classList.toggle('visible', !!text);
     document.body.dataset.message = text ? 'shown' : 'none';
   }
@@ -336,11 +351,11 @@ export class Hud implements ControlsView {
    * so the four stopped wheels show with the result. `replayOf` (the play's date) labels
    * it as a replay of a past play from the history.
    */
-  showResult(play: Play, reducedMotion: boolean, replayOf?: string): void {
+  showResult(play: Play, reducedMotion: boolean, replayOf?: string, resumed = false): void {
     const level = winLevel(play.winCents, play.stakeCents);
     const tier = level.tier;
     if (replayOf !== undefined || (tier !== 'big' && tier !== 'mega' && tier !== 'jackpot')) {
-      this.showCard(play, reducedMotion, replayOf);
+      this.showCard(play, reducedMotion, replayOf, resumed);
       return;
     }
     for (const behind of this.behindCard) behind.inert = true;
@@ -360,11 +375,11 @@ export class Hud implements ControlsView {
         reducedMotion,
         timeScale: this.quickSpin ? 2 : 1,
       },
-      () => this.showCard(play, reducedMotion),
+      () => this.showCard(play, reducedMotion, undefined, resumed),
     );
   }
 
-  private showCard(play: Play, reducedMotion: boolean, replayOf?: string): void {
+  private showCard(play: Play, reducedMotion: boolean, replayOf?: string, resumed = false): void {
     const t = this.t;
     const level = winLevel(play.winCents, play.stakeCents);
     const money = (c: number) => formatCents(c, this.locale);
@@ -418,7 +433,11 @@ export class Hud implements ControlsView {
         el('div', { className: 'result-games' }, [jeu1, jeu2]),
         segments,
         total,
-        el('div', { className: 'result-actions' }, [peek, again]),
+        el('div', { className: 'result-actions' }, [
+          peek,
+          ...(replayOf === undefined ? [] : [this.replayAgainButton()]),
+          again,
+        ]),
       ],
     );
     peek.addEventListener('click', () => {
@@ -436,6 +455,10 @@ export class Hud implements ControlsView {
       card.prepend(label);
       card.dataset.replay = play.playId;
       card.setAttribute('aria-labelledby', 'result-replay result-title');
+    }
+    if (resumed) {
+      card.prepend(el('p', { className: 'result-resumed', text: t.resumedTitle, attrs: { id: 'result-resumed' } }));
+      card.setAttribute('aria-labelledby', 'result-resumed result-title');
     }
     this.resultLayer.classList.remove('folded');
     this.resultLayer.replaceChildren(card);
@@ -494,6 +517,12 @@ export class Hud implements ControlsView {
     // The same steps, three times faster: the player asked to go fast.
     if (this.quickSpin) tl.timeScale(3);
     this.revealTimeline = tl;
+  }
+
+  private replayAgainButton(): HTMLButtonElement {
+    const b = button('peek replay-again', this.t.replayAgain);
+    b.addEventListener('click', () => this.handlers.replayAgain());
+    return b;
   }
 
   hideResult(): void {

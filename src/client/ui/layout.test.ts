@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, layoutScale, MIN_TAP, PLATE, type Layout, type Rect } from './layout.ts';
+import { computeLayout, layoutScale, MIN_TAP, PLATE, pointsFontPx, type Layout, type Rect } from './layout.ts';
 
 const inside = (r: Rect, l: Layout) => r.x >= 0 && r.y >= 0 && r.x + r.width <= l.width && r.y + r.height <= l.height;
 const overlaps = (a: Rect, b: Rect) =>
@@ -30,6 +30,30 @@ describe('computeLayout', () => {
     expect(l.mode).toBe('desktop');
     expect(new Set(l.wheels.map((w) => w.y)).size).toBe(1);
     expect(l.wheels[0]!.radius).toBeGreaterThanOrEqual(120);
+  });
+
+  it('phones 320 to 359 px wide: every GO on screen at 44 px, bigger wheels than the 390 px metrics give, numbers ≥ 12 px', () => {
+    for (const [width, height] of [
+      [320, 568],
+      [340, 640],
+      [359, 740],
+    ] as const) {
+      const l = computeLayout(width, height, 52);
+      expect(l.mode).toBe('portrait');
+      for (const go of l.goButtons) {
+        expect(inside(go, l)).toBe(true);
+        expect(Math.min(go.width, go.height)).toBeGreaterThanOrEqual(MIN_TAP);
+      }
+      for (const [i, w] of l.wheels.entries()) {
+        expect(inside(wheelBox(w), l)).toBe(true);
+        expect(pointsFontPx(w.radius)).toBeGreaterThanOrEqual(12);
+        for (const go of l.goButtons) expect(overlaps(wheelBox(w), go)).toBe(false);
+        expect(wheelBox(w).y + wheelBox(w).height).toBeLessThanOrEqual(l.goButtons[i]!.y);
+      }
+      expect(l.header.height + l.bar.height).toBeLessThanOrEqual(48 + 126);
+    }
+    // At 320×568 the wheels get the room: 96 px across at least (78 px before).
+    expect(computeLayout(320, 568, 52).wheels[0]!.radius * 2).toBeGreaterThanOrEqual(96);
   });
 
   it('mobile portrait 390×844: a 2 × 2 grid, tap targets at least 44 px', () => {

@@ -64,6 +64,34 @@ const METRICS: Record<LayoutMode, Metrics> = {
   landscape: { header: 44, bar: 64, footer: 18, go: { width: 76, height: MIN_TAP }, gap: 8, cursorAbove: 0.3, pad: 8 },
 };
 
+/**
+ * Phones narrower than 360 px (320 px wide ones): a slimmer header and bar and tighter
+ * gaps, so that the wheels keep the height the buttons would otherwise take.
+ */
+export const NARROW_WIDTH = 360;
+const NARROW_PORTRAIT: Metrics = {
+  header: 48,
+  bar: 126,
+  footer: 40,
+  go: { width: 76, height: MIN_TAP },
+  // Past the plate (0.08 × the radius under the cake) for every radius these widths give.
+  gap: 8,
+  cursorAbove: 0.3,
+  pad: 4,
+};
+
+/** The smallest size of a wheel's numbers, in CSS pixels (legible on a phone). */
+export const MIN_POINTS_FONT_PX = 12;
+
+/** The size of the points written on a wheel of `radius`: with the wheel, never under 12 px. */
+export function pointsFontPx(radius: number): number {
+  return Math.max(MIN_POINTS_FONT_PX, Math.round(radius * 0.175));
+}
+
+function metricsFor(mode: LayoutMode, width: number): Metrics {
+  return mode === 'portrait' && width < NARROW_WIDTH ? NARROW_PORTRAIT : METRICS[mode];
+}
+
 export function layoutMode(width: number, height: number): LayoutMode {
   if (height > width && width <= 700) return 'portrait';
   if (height <= 500) return 'landscape';
@@ -99,7 +127,7 @@ function scaled(m: Metrics, s: number): Metrics {
 export function computeLayout(width: number, height: number, footerHeight = 0): Layout {
   const mode = layoutMode(width, height);
   const scale = layoutScale(mode, width, height);
-  const m = scaled(METRICS[mode], scale);
+  const m = scaled(metricsFor(mode, width), scale);
   if (mode !== 'desktop') m.footer = Math.max(m.footer, Math.ceil(footerHeight));
   const header: Rect = { x: 0, y: 0, width, height: m.header };
   const footer: Rect = { x: 0, y: height - m.footer, width, height: m.footer };

@@ -2,6 +2,7 @@ import type { Play, PlaysPage } from '../../contract/api.ts';
 import { formatCents, formatCount, type Locale } from '../../rules/money.ts';
 import { rulesView } from '../game/rulesView.ts';
 import type { Strings } from '../i18n/index.ts';
+import { formatSignedCents } from '../i18n/typography.ts';
 import type { ApiResult } from '../net/http.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import { ticketCheckView, type TicketCheckOutcome } from './ticketCheck.ts';
@@ -103,7 +104,8 @@ export function fillRules(body: HTMLElement, t: Strings, locale: Locale): void {
       table(
         [t.rulesLots, t.rulesAmount, t.rulesTotal],
         b.rows.map((r) => [t.rulesLotCount(r.count, count(r.count)), money(r.lotCents), money(r.totalCents)]),
-        [t.rulesBlockTotal(count(b.winningUnits)), money(b.totalCents), ''],
+        // The block's total is a sum of the « Total » column: it goes under it.
+        [t.rulesBlockTotal(count(b.winningUnits)), '', money(b.totalCents)],
       ),
       el('p', { className: 'rules-note', text: t.rulesAddedOnly(amounts) }),
     ]);
@@ -164,11 +166,16 @@ export class HistoryList {
     const s = this.session?.();
     if (s) {
       const money = (c: number) => formatCents(c, this.locale);
-      const net = s.netCents > 0 ? `+${money(s.netCents)}` : money(s.netCents);
+      const net = formatSignedCents(s.netCents, this.locale);
       this.body.append(
         el('p', {
           className: 'session-line',
           text: this.t.sessionLine(this.t.sessionMinutes(s.minutes), money(s.stakedCents), money(s.wonCents), net),
+          attrs: {
+            'data-staked-cents': String(s.stakedCents),
+            'data-won-cents': String(s.wonCents),
+            'data-net-cents': String(s.netCents),
+          },
         }),
       );
     }
@@ -225,10 +232,18 @@ export class HistoryList {
           top,
           el('div', { className: 'history-games' }, [
             el('span', {
-              text: `${t.jeu1} : ${t.bellsFound(play.jeu1.bells)}, ${play.jeu1.winCents > 0 ? money(play.jeu1.winCents) : t.noWin}`,
+              text: t.resultLine(
+                t.jeu1,
+                t.bellsFound(play.jeu1.bells),
+                play.jeu1.winCents > 0 ? money(play.jeu1.winCents) : t.noWin,
+              ),
             }),
             el('span', {
-              text: `${t.jeu2} : ${t.pointsTotal(play.jeu2.points)}, ${play.jeu2.winCents > 0 ? money(play.jeu2.winCents) : t.noWin}`,
+              text: t.resultLine(
+                t.jeu2,
+                t.pointsTotal(play.jeu2.points),
+                play.jeu2.winCents > 0 ? money(play.jeu2.winCents) : t.noWin,
+              ),
             }),
           ]),
           el('div', {

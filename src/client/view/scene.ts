@@ -36,6 +36,10 @@ export class Scene implements TableView {
   /** Whether frame() is on GSAP's ticker; off it while the table is still (see frame). */
   private awake = false;
   private stillFrames = 0;
+  /** The WebGL context is gone: nothing can be drawn until the browser gives it back. */
+  private contextLost = false;
+  /** Waiting for the table to be drawn again (a result card must not show over an empty table). */
+  private readonly waitingForDrawn: (() => void)[] = [];
 
   private constructor(
     readonly app: Application,
@@ -86,6 +90,7 @@ export class Scene implements TableView {
     }
     // After the stands: on the canvas renderer, the sprinkles fall over them.
     host.appendChild(app.canvas);
+    if (standsInStage) scene.watchContext(app.canvas);
     app.stage.addChild(scene.sprinkles);
     scene.wake();
     return scene;
@@ -106,6 +111,37 @@ export class Scene implements TableView {
   }
 
   /**
+   * A lost WebGL context (phones drop it when the page goes to the background) takes
+   * every baked picture with it. Pixi's own listener (added first) keeps the context
+   * restorable and rebuilds its GPU state; here the stands' pictures are baked again at
+   * their angles, and the table is said lost (body[data-graphics]) meanwhile.
+   */
+  private watchContext(canvas: HTMLCanvasElement): void {
+    document.body.dataset.graphics = 'drawn';
+    canvas.addEventListener('webglcontextlost', () => {
+      this.contextLost = true;
+      // Not a white or stale rectangle: the table's own background until the stands are back.
+      canvas.style.visibility = 'hidden';
+      document.body.dataset.graphics = 'lost';
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      this.contextLost = false;
+      for (const wheel of this.wheels) wheel.redraw();
+      this.dirty = true;
+      this.frame();
+      this.wake(); // a wheel still in its spin needs the frames after this one
+      canvas.style.visibility = '';
+      document.body.dataset.graphics = 'drawn';
+      for (const fn of this.waitingForDrawn.splice(0)) fn();
+    });
+  }
+
+  whenDrawn(fn: () => void): void {
+    if (this.contextLost) this.waitingForDrawn.push(fn);
+    else fn();
+  }
+
+  /**
    * Everything that moves runs on GSAP's clock, so a frame is needed only when that
    * clock moved with tweens on it, or the table changed: an idle table costs nothing,
    * and a frozen test clock shows a frame that stays put. A few still frames in a row and
@@ -120,8 +156,9 @@ export class Scene implements TableView {
     // Without the stands in the stage, only falling sprinkles move in Pixi's canvas: a
     // spin then costs no Pixi frame at all.
     const stageMoves = moving && (this.standsInStage || this.sprinkles.children.length > 0);
-    if (!stageMoves && !this.dirty) {
-      if (!moving && ++this.stillFrames > 3) {
+    // A lost context draws nothing: the scene sleeps as when still, until it is restored.
+    if (this.contextLost || (!stageMoves && !this.dirty)) {
+      if ((this.contextLost || !moving) && ++this.stillFrames > 3) {
         this.awake = false;
         gsap.ticker.remove(this.frame);
         Ticker.system.stop();

@@ -3,6 +3,7 @@ import { createSymbol } from '../art/symbols.ts';
 import { PALETTE } from '../art/palette.ts';
 import type { Segment, SymbolName } from '../../rules/unit.ts';
 import { SEGMENT_DEG } from '../game/spin.ts';
+import { pointsFontPx } from '../ui/layout.ts';
 
 export const FONT_FAMILY = 'Fredoka';
 
@@ -48,7 +49,7 @@ export function buildWheelFace(segments: readonly Segment[] | null, radius: numb
   face.addChild(g);
 
   const symbolSize = radius * 0.34;
-  const fontSize = Math.max(10, Math.round(radius * 0.175));
+  const fontSize = pointsFontPx(radius);
   for (let i = 0; i < 6; i++) {
     const angle = i * SEGMENT_DEG * DEG;
     const segment = segments?.[i];

@@ -98,6 +98,19 @@ export class WheelView {
     ];
   }
 
+  /**
+   * Bakes every picture again, as they stand: the GPU lost them with its context (a
+   * phone backgrounded, a driver reset). The angle, a spin in progress and the glow are
+   * this object's own state, so the stand comes back where it is, turning if it was.
+   */
+  redraw(): void {
+    if (this.radius <= 0) return;
+    for (const draw of this.pictures()) draw();
+    // The parts' fades live on their holders, not in the pictures: only the lit symbol is baked anew.
+    if (this.lit !== null) this.drawLitSymbol();
+    this.setDeg(this.deg);
+  }
+
   showSegments(segments: readonly Segment[] | null): void {
     this.segments = segments;
     this.redrawFace();
