@@ -193,7 +193,7 @@ async function openPortalWith(page: Page, launchToken: string): Promise<void> {
 }
 
 test('the portal hears why the game cannot start, and is asked for its deposit page at 0 €', async ({ page }) => {
-  const exp = Math.floor(Date.now() / 1000) + 600;
+  const exp = Math.floor(Date.now() / 1000) + 300;
   await openPortalWith(
     page,
     signLaunchToken({ playerId: 'e2e-forged', exp }, 'not-the-portal-secret-0123456789abcdef'),

@@ -41,7 +41,7 @@ export function writeCommitmentFile(blockFile: string, blockId: string, commitme
   }
   const file = commitmentFilePath(blockFile);
   const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, Buffer.concat([head, body]));
+  fs.writeFileSync(temporary, Buffer.concat([head, body]), { mode: 0o600 });
   fs.renameSync(temporary, file);
 }
 
