@@ -10,6 +10,7 @@ import {
 import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
+import { MinuteBudget } from '../http/minuteBudget.ts';
 import { withErrors } from '../http/schemas.ts';
 import { portalPlayerId } from '../portalPlayer.ts';
 import { checkLaunchToken, signSession } from '../tokens.ts';
@@ -20,25 +21,24 @@ const rateLimited = (ttlMs: number, what: string) =>
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Opening a session is limited per address (SESSION_CREATE_PER_MINUTE) and in all: each
   // session brings its own request budget, so unlimited sessions would undo the rate limit.
-  const totalLimit = app.rateLimit({
-    max: ctx.config.sessionCreateTotalPerMinute,
+  const perAddress = app.rateLimit({
+    max: ctx.config.sessionCreatePerMinute,
     timeWindow: 60_000,
-    keyGenerator: () => 'session-create:all',
-    errorResponseBuilder: (_request, limit) => rateLimited(limit.ttl, 'on this server'),
+    keyGenerator: (request) => `session-create:${request.ip}`,
+    errorResponseBuilder: (_request, limit) => rateLimited(limit.ttl, 'from this address'),
   });
+  const inAll = new MinuteBudget(ctx.config.sessionCreateTotalPerMinute);
+  const takeFromAll = async () => {
+    const waitMs = inAll.take(ctx.clock().getTime());
+    if (waitMs !== null) throw rateLimited(waitMs, 'on this server');
+  };
   app.post<{ Body: SessionRequest }>(
     '/api/session',
     {
       schema: { body: SessionRequestSchema, response: withErrors(SessionResponseSchema, 400, 401, 403, 429, 503) },
-      config: {
-        rateLimit: {
-          max: ctx.config.sessionCreatePerMinute,
-          timeWindow: 60_000,
-          keyGenerator: (request) => `session-create:${request.ip}`,
-          errorResponseBuilder: (_request, limit) => rateLimited(limit.ttl, 'from this address'),
-        },
-      },
-      onRequest: totalLimit,
+      // These two limits instead of the per-request one (a new session has no player to count by yet).
+      config: { rateLimit: false },
+      onRequest: [perAddress, takeFromAll],
     },
     async (request): Promise<SessionResponse> => {
       const now = ctx.clock();

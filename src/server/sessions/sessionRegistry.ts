@@ -35,6 +35,8 @@ export class SessionRegistry {
   private readonly used = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
+  /** The exchange with the book under way, if any: stop() waits for it before the book closes. */
+  private inFlight: Promise<void> | null = null;
   /** The latest revocations already read are read again this far back: a commit may land late. */
   private static readonly REVOKED_OVERLAP_MS = 60_000;
   private readSince: number;
@@ -123,6 +125,7 @@ export class SessionRegistry {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.inFlight;
     await this.flushUses().catch(this.onError);
   }
 
@@ -161,10 +164,11 @@ export class SessionRegistry {
 
   private schedule(): void {
     this.timer = setTimeout(() => {
-      this.sync()
+      this.inFlight = this.sync()
         .then(() => this.purgeNowAndThen())
         .catch(this.onError)
         .finally(() => {
+          this.inFlight = null;
           if (!this.stopped) this.schedule();
         });
     }, this.settings.pollMs);
