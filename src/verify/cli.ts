@@ -1,4 +1,4 @@
 /** `npm run verify -- ticket|block …` (see commands.ts). */
 import { main } from './commands.ts';
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

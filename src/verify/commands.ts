@@ -1,7 +1,9 @@
 /**
- * `npm run verify -- ticket FILE [--root R]` and `npm run verify -- block --stake S --seed HEX --root R`:
+ * `npm run verify -- ticket FILE --root R|--blocks URL` and `npm run verify -- block --stake S --seed HEX --root R`:
  * a player's or an auditor's check, with no trust in the server (docs/fairness.md).
- * `main` returns the exit code: 0 verified, 1 not verified, 2 a mistaken call.
+ * `main` returns the exit code: 0 verified, 1 not verified, 2 a mistaken call. A ticket
+ * is checked against a root from outside the proof (given, or fetched from the published
+ * list): the root inside a proof proves nothing, since whoever forged the proof wrote it.
  */
 import { readFileSync } from 'node:fs';
 import { commitBlock, generateBlock } from '../emission/index.ts';
@@ -9,7 +11,8 @@ import { isDigestHex, verifyTicketProof } from '../proofs/index.ts';
 import { STAKES_CENTS, isStakeCents, type StakeCents } from '../rules/index.ts';
 
 const USAGE = `usage:
-  npm run verify -- ticket FILE [--root ROOT]      a proof saved from GET /api/plays/{playId}/proof
+  npm run verify -- ticket FILE --root ROOT        a proof saved from GET /api/plays/{playId}/proof
+  npm run verify -- ticket FILE --blocks URL       … against the root the game publishes at URL/api/blocks
   npm run verify -- block --stake 1|2|3|5 --seed HEX --root ROOT
 (ROOT: the block's root as published on GET /api/blocks; the seed is published once the block is sold out)`;
 
@@ -40,29 +43,74 @@ function rootOption(value: string | undefined): string | null {
   return root;
 }
 
-function ticket(args: string[], out: (line: string) => void): number {
-  const { positional, options } = parse(args, ['root']);
-  if (positional.length !== 1) throw new UsageError('ticket takes exactly one FILE');
-  const root = rootOption(options.get('root'));
-  let proof: unknown;
+function readProof(file: string, out: (line: string) => void): unknown {
   try {
-    proof = JSON.parse(readFileSync(positional[0]!, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    out(`✗ cannot read ${positional[0]} as JSON: ${(error as Error).message.split('\n')[0]}`);
-    return 1;
+    out(`✗ cannot read ${file} as JSON: ${(error as Error).message.split('\n')[0]}`);
+    return undefined;
   }
+}
+
+function checkTicket(proof: unknown, root: string, out: (line: string) => void): number {
   const verdict = verifyTicketProof(proof, root);
   for (const check of verdict.checks) out(`${check.ok ? '✓' : '✗'} ${check.name}: ${check.detail}`);
   if (!verdict.ok) {
     out('NOT VERIFIED');
     return 1;
   }
-  out(
-    root === null
-      ? 'VERIFIED against the root in the proof; compare it with the root published on GET /api/blocks (--root)'
-      : 'VERIFIED: this ticket is the unit at its position in the block whose root was published',
-  );
+  out('VERIFIED: this ticket is the unit at its position in the block whose root was published');
   return 0;
+}
+
+/** GET URL/api/blocks (the game's published list) → the root of the proof's block. */
+async function publishedRoot(blocksUrl: string, proof: unknown, out: (line: string) => void): Promise<string | null> {
+  const blockId = typeof proof === 'object' && proof !== null ? (proof as { blockId?: unknown }).blockId : undefined;
+  if (typeof blockId !== 'string') {
+    out('✗ published: the proof names no block');
+    return null;
+  }
+  const url = new URL(blocksUrl.endsWith('/api/blocks') ? blocksUrl : `${blocksUrl.replace(/\/+$/, '')}/api/blocks`);
+  let blocks: unknown;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    blocks = ((await response.json()) as { blocks?: unknown }).blocks;
+  } catch (error) {
+    out(`✗ published: cannot read ${url.href}: ${(error as Error).message}`);
+    return null;
+  }
+  const entry = Array.isArray(blocks)
+    ? (blocks as { id?: unknown; root?: unknown }[]).find((b) => b.id === blockId)
+    : undefined;
+  if (!entry || typeof entry.root !== 'string' || !isDigestHex(entry.root)) {
+    out(`✗ published: ${url.href} lists no block ${blockId}`);
+    return null;
+  }
+  out(`root ${entry.root} of block ${blockId}, as published at ${url.href}`);
+  return entry.root;
+}
+
+function ticket(args: string[], out: (line: string) => void): number | Promise<number> {
+  const { positional, options } = parse(args, ['root', 'blocks']);
+  if (positional.length !== 1) throw new UsageError('ticket takes exactly one FILE');
+  const root = rootOption(options.get('root'));
+  const blocksUrl = options.get('blocks');
+  if (root === null && blocksUrl === undefined) {
+    throw new UsageError('ticket needs the published root: --root ROOT, or --blocks URL to fetch it');
+  }
+  if (root !== null && blocksUrl !== undefined) throw new UsageError('give --root or --blocks, not both');
+  if (blocksUrl !== undefined && !URL.canParse(blocksUrl)) throw new UsageError('--blocks must be a URL');
+  const proof = readProof(positional[0]!, out);
+  if (proof === undefined) return 1;
+  if (root !== null) return checkTicket(proof, root, out);
+  return publishedRoot(blocksUrl!, proof, out).then((published) => {
+    if (published === null) {
+      out('NOT VERIFIED');
+      return 1;
+    }
+    return checkTicket(proof, published, out);
+  });
 }
 
 function block(args: string[], out: (line: string) => void): number {
@@ -98,7 +146,8 @@ function block(args: string[], out: (line: string) => void): number {
   return 0;
 }
 
-export function main(argv: string[], out: (line: string) => void = console.log): number {
+/** The exit code; a promise of it when a root has to be fetched (--blocks). */
+export function main(argv: string[], out: (line: string) => void = console.log): number | Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'ticket') return ticket(rest, out);
