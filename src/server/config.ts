@@ -45,8 +45,6 @@ export interface ServerConfig {
   /** Sessions opened per minute from one address, and in all (per instance). */
   sessionCreatePerMinute: number;
   sessionCreateTotalPerMinute: number;
-  /** Demo players unused that many days are deleted with their plays. */
-  demoPlayerTtlDays: number;
   /** postgres://… to keep the data in PostgreSQL (several instances may share it); unset: SQLite in dataDir. */
   databaseUrl?: string | null;
   /** The server log's threshold (pino's levels); requests are never logged one by one. */
@@ -280,7 +278,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     trustProxy: proxies(env),
     sessionCreatePerMinute: integer(env, 'SESSION_CREATE_PER_MINUTE', 30, 1, 100_000),
     sessionCreateTotalPerMinute: integer(env, 'SESSION_CREATE_TOTAL_PER_MINUTE', 1200, 1, 10_000_000),
-    demoPlayerTtlDays: integer(env, 'DEMO_PLAYER_TTL_DAYS', 30, 1, 3650),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'warn'),
     wallet: wallet(env),
