@@ -191,9 +191,7 @@ test('the launch token leaves the URL once read; a reload resumes the session; t
   const href = await frame.evaluate(() => location.href);
   expect(href).not.toContain('launchToken');
   expect(new URL(href).search).toBe('?test=1&seed=7');
-  const launchToken = decodeURIComponent(
-    (await page.locator('#game').getAttribute('src'))!.split('#launchToken=')[1]!,
-  );
+  const launchToken = decodeURIComponent((await page.locator('#game').getAttribute('src'))!.split('#launchToken=')[1]!);
   const token = await gameToken(frame);
 
   // A reload finds no token in the URL, and resumes the same session.

@@ -132,11 +132,11 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
         return send(400, 'application/json', JSON.stringify({ error: 'player: 1–64 letters, digits, _ or -' }));
       }
       const iat = Math.floor(Date.now() / 1000);
-      const launch = () => signLaunchToken({ playerId, iat, exp: iat + LAUNCH_TOKEN_TTL_SECONDS }, options.portalSecret);
+      const launch = () =>
+        signLaunchToken({ playerId, iat, exp: iat + LAUNCH_TOKEN_TTL_SECONDS }, options.portalSecret);
       const launchToken = launch();
       // Each token opens one session: the funding opens its own, with a token of its own.
-      const funding =
-        options.fundCents != null ? fund(game, launch(), options.fundCents) : Promise.resolve(undefined);
+      const funding = options.fundCents != null ? fund(game, launch(), options.fundCents) : Promise.resolve(undefined);
       void funding
         .catch((error: unknown) => `cannot reach the game server at ${game.origin}: ${String(error)}`)
         .then((warning) =>

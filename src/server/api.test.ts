@@ -356,7 +356,12 @@ describe('bad input changes nothing', () => {
     const t =
       given === 'expired'
         ? signSession(
-            { sessionId: 'x', playerId: 'demo-x', iat: Math.floor(Date.now() / 1000) - 61, exp: Math.floor(Date.now() / 1000) - 1 },
+            {
+              sessionId: 'x',
+              playerId: 'demo-x',
+              iat: Math.floor(Date.now() / 1000) - 61,
+              exp: Math.floor(Date.now() / 1000) - 1,
+            },
             server.context.sessionKeys,
           )
         : given;

@@ -82,7 +82,9 @@ async function run(args: string[]): Promise<number> {
       if (!player || !PORTAL_PLAYER_ID.test(player))
         throw new UsageError('launch-token needs a player id (A–Z a–z 0–9 _ -)');
       if (!/^[0-9]{1,9}$/.test(seconds) || Number(seconds) < 1 || Number(seconds) > config.launchTokenMaxSeconds) {
-        throw new UsageError(`the lifetime must be 1 to ${config.launchTokenMaxSeconds} seconds (LAUNCH_TOKEN_MAX_SECONDS)`);
+        throw new UsageError(
+          `the lifetime must be 1 to ${config.launchTokenMaxSeconds} seconds (LAUNCH_TOKEN_MAX_SECONDS)`,
+        );
       }
       if (!config.portalSecret) throw new UsageError('PORTAL_SECRET is not set');
       const iat = Math.floor(Date.now() / 1000);

@@ -84,7 +84,9 @@ ${sig.slice(20)}`,
     expect(reason(claims)).toBe('accepted');
     expect(reason({ ...claims, aud: 'another-game' })).toMatch(/not for this game/);
     expect(reason({ ...claims, aud: undefined })).toMatch(/not for this game/);
-    expect(checkLaunchToken(signToken({ ...claims, aud: 'bingo' }, SECRET), SECRET, now, { ...RULES, gameId: 'bingo' }).ok).toBe(true);
+    expect(
+      checkLaunchToken(signToken({ ...claims, aud: 'bingo' }, SECRET), SECRET, now, { ...RULES, gameId: 'bingo' }).ok,
+    ).toBe(true);
     expect(reason({ ...claims, jti: undefined })).toMatch(/no valid id/);
     expect(reason({ ...claims, jti: 'short' })).toMatch(/no valid id/);
     expect(reason({ ...claims, iat: undefined })).toMatch(/no issue time/);
@@ -93,8 +95,18 @@ ${sig.slice(20)}`,
     expect(reason({ ...claims, exp: now + 301 })).toMatch(/at most 300 s/);
     expect(reason({ ...claims, iat: now + 3600, exp: now + 3700 })).toMatch(/issued in the future/);
     // By default, what the portal signs names this game and a fresh id.
-    const first = checkLaunchToken(signLaunchToken({ playerId: 'p-1', exp: now + 60, iat: now }, SECRET), SECRET, now, RULES);
-    const second = checkLaunchToken(signLaunchToken({ playerId: 'p-1', exp: now + 60, iat: now }, SECRET), SECRET, now, RULES);
+    const first = checkLaunchToken(
+      signLaunchToken({ playerId: 'p-1', exp: now + 60, iat: now }, SECRET),
+      SECRET,
+      now,
+      RULES,
+    );
+    const second = checkLaunchToken(
+      signLaunchToken({ playerId: 'p-1', exp: now + 60, iat: now }, SECRET),
+      SECRET,
+      now,
+      RULES,
+    );
     expect(first.ok && second.ok && first.jti !== second.jti).toBe(true);
   });
 
@@ -110,7 +122,13 @@ ${sig.slice(20)}`,
     const oldKey = { id: 'old', key: Buffer.alloc(32, 3) };
     const newKey = { id: 'new', key: Buffer.alloc(32, 4) };
     const before = { signing: oldKey, byId: new Map([['old', oldKey]]) };
-    const rotated = { signing: newKey, byId: new Map([['new', newKey], ['old', oldKey]]) };
+    const rotated = {
+      signing: newKey,
+      byId: new Map([
+        ['new', newKey],
+        ['old', oldKey],
+      ]),
+    };
     const signedBefore = signSession(session('demo-1', 200), before);
     const signedAfter = signSession(session('demo-2', 200), rotated);
     expect(signedBefore.startsWith('old.')).toBe(true);
@@ -122,7 +140,13 @@ ${sig.slice(20)}`,
     // Once the old key is gone, its tokens are refused.
     expect(checkSession(signedBefore, { signing: newKey, byId: new Map([['new', newKey]]) }, 100)).toBeNull();
     // The key id is signed: renaming it breaks the token even when both keys are listed.
-    const sameKeyTwice = { signing: oldKey, byId: new Map([['old', oldKey], ['alias', oldKey]]) };
+    const sameKeyTwice = {
+      signing: oldKey,
+      byId: new Map([
+        ['old', oldKey],
+        ['alias', oldKey],
+      ]),
+    };
     expect(checkSession(`alias${signedBefore.slice(3)}`, sameKeyTwice, 100)).toBeNull();
   });
 });

@@ -88,9 +88,7 @@ export interface LaunchRules {
   maxSeconds: number;
 }
 
-export type LaunchCheck =
-  | { ok: true; playerId: string; jti: string; exp: number }
-  | { ok: false; reason: string };
+export type LaunchCheck = { ok: true; playerId: string; jti: string; exp: number } | { ok: false; reason: string };
 
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
 
@@ -109,14 +107,16 @@ export function checkLaunchToken(
   }
   if (!isTime(exp)) return { ok: false, reason: 'the launch token has no expiry' };
   if (!isTime(iat)) return { ok: false, reason: 'the launch token has no issue time (iat)' };
-  if (aud !== rules.gameId) return { ok: false, reason: `the launch token is not for this game (aud must be "${rules.gameId}")` };
+  if (aud !== rules.gameId)
+    return { ok: false, reason: `the launch token is not for this game (aud must be "${rules.gameId}")` };
   if (typeof jti !== 'string' || !LAUNCH_TOKEN_ID.test(jti)) {
     return { ok: false, reason: 'the launch token has no valid id (jti: 8–128 of A–Z a–z 0–9 _ -)' };
   }
   if (exp - iat > rules.maxSeconds || exp <= iat) {
     return { ok: false, reason: `the launch token must be valid at most ${rules.maxSeconds} s (exp − iat)` };
   }
-  if (iat > nowSeconds + LAUNCH_CLOCK_SKEW_SECONDS) return { ok: false, reason: 'the launch token is issued in the future' };
+  if (iat > nowSeconds + LAUNCH_CLOCK_SKEW_SECONDS)
+    return { ok: false, reason: 'the launch token is issued in the future' };
   if (exp <= nowSeconds) return { ok: false, reason: 'the launch token has expired' };
   return { ok: true, playerId, jti, exp };
 }

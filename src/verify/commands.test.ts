@@ -84,7 +84,11 @@ describe('npm run verify -- ticket', () => {
       expect(good.code).toBe(0);
       expect(good.lines.at(-1)).toMatch(/^VERIFIED: /);
       expect((await fetched(forged, '--blocks', `${base}/api/blocks`)).code).toBe(1);
-      const unknown = await fetched(proofFile('elsewhere', (p) => (p.blockId = 'f'.repeat(64))), '--blocks', base);
+      const unknown = await fetched(
+        proofFile('elsewhere', (p) => (p.blockId = 'f'.repeat(64))),
+        '--blocks',
+        base,
+      );
       expect(unknown.code).toBe(1);
       expect(unknown.lines).toContainEqual(expect.stringMatching(/lists no block/));
       expect((await fetched(proofFile('good'), '--blocks', `${base}/nowhere/`)).code).toBe(1);

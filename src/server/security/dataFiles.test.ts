@@ -37,7 +37,11 @@ describe('the data directory', () => {
 
   it('keeps no key in any table: a copy of the database mints no session', async () => {
     server = await startTestServer();
-    await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${server.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     const tables = server.sqlite.db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`)
       .all()

@@ -75,7 +75,10 @@ describe('the production profile', () => {
   });
 
   it('judges each session key', () => {
-    const env = { ...safeEnv(fresh()), SESSION_KEYS: `new:${Buffer.alloc(32, 1).toString('base64')},old:${Buffer.from('Hq3tZ0x9Lw7Rb2Nc5Vm8Pk1Sd4Fg6Jh0').toString('base64')}` };
+    const env = {
+      ...safeEnv(fresh()),
+      SESSION_KEYS: `new:${Buffer.alloc(32, 1).toString('base64')},old:${Buffer.from('Hq3tZ0x9Lw7Rb2Nc5Vm8Pk1Sd4Fg6Jh0').toString('base64')}`,
+    };
     expect(unsafeSettings(loadConfig(env))).toEqual([expect.stringMatching(/^SESSION_KEYS key "new" is weak/)]);
   });
 

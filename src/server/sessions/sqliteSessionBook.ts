@@ -56,12 +56,14 @@ export class SqliteSessionBook implements SessionBook {
     );
     for (const migration of sessionMigrations(' STRICT')) {
       if (applied.has(migration.version)) continue;
-      this.db.transaction(() => {
-        this.db.exec(migration.sql);
-        this.db
-          .prepare('INSERT INTO session_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-          .run(migration.version, migration.name, new Date().toISOString());
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db.exec(migration.sql);
+          this.db
+            .prepare('INSERT INTO session_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+            .run(migration.version, migration.name, new Date().toISOString());
+        })
+        .immediate();
     }
   }
 
