@@ -134,30 +134,32 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-function origins(env: Env, name: string, profile: Profile): string[] {
-  const raw = read(env, name);
-  if (raw === undefined) return [];
-  return raw
+/** A comma-separated setting's entries, trimmed, blanks dropped; none when unset. */
+function entries(env: Env, name: string): string[] {
+  return (read(env, name) ?? '')
     .split(',')
     .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((s) => {
-      let url: URL;
-      try {
-        url = new URL(s);
-      } catch {
-        throw new ConfigError(`${name}: "${s}" is not an origin such as https://portal.example`);
-      }
-      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== s.replace(/\/$/, '')) {
-        throw new ConfigError(`${name}: "${s}" must be a bare origin such as https://portal.example`);
-      }
-      // A portal page served in clear can be rewritten on its way: only a developer's own machine
-      // may, in the demo profile (the production profile refuses any http://: security/profile.ts).
-      if (url.protocol === 'http:' && profile === 'demo' && !isLoopbackHost(url.hostname)) {
-        throw new ConfigError(`${name}: "${s}" must be https:// (http:// only for localhost in the demo profile)`);
-      }
-      return url.origin;
-    });
+    .filter((s) => s !== '');
+}
+
+function origins(env: Env, name: string, profile: Profile): string[] {
+  return entries(env, name).map((s) => {
+    let url: URL;
+    try {
+      url = new URL(s);
+    } catch {
+      throw new ConfigError(`${name}: "${s}" is not an origin such as https://portal.example`);
+    }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== s.replace(/\/$/, '')) {
+      throw new ConfigError(`${name}: "${s}" must be a bare origin such as https://portal.example`);
+    }
+    // A portal page served in clear can be rewritten on its way: only a developer's own machine
+    // may, in the demo profile (the production profile refuses any http://: security/profile.ts).
+    if (url.protocol === 'http:' && profile === 'demo' && !isLoopbackHost(url.hostname)) {
+      throw new ConfigError(`${name}: "${s}" must be https:// (http:// only for localhost in the demo profile)`);
+    }
+    return url.origin;
+  });
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
@@ -219,22 +221,16 @@ function wallet(env: Env): WalletSettings | null {
 
 /** Addresses or CIDRs, as Fastify's trustProxy takes them. */
 function proxies(env: Env): string[] {
-  const raw = read(env, 'TRUST_PROXY');
-  if (raw === undefined) return [];
-  return raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((entry) => {
-      const [address, bits, extra] = entry.split('/');
-      const family = isIP(address ?? '');
-      const maxBits = family === 6 ? 128 : 32;
-      const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
-      if (family === 0 || !validBits || extra !== undefined) {
-        throw new ConfigError(`TRUST_PROXY: "${entry}" is not an address or CIDR such as 10.0.0.0/8 or 127.0.0.1`);
-      }
-      return entry;
-    });
+  return entries(env, 'TRUST_PROXY').map((entry) => {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !validBits || extra !== undefined) {
+      throw new ConfigError(`TRUST_PROXY: "${entry}" is not an address or CIDR such as 10.0.0.0/8 or 127.0.0.1`);
+    }
+    return entry;
+  });
 }
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {

@@ -86,10 +86,11 @@ export class SessionRegistry {
    */
   check(claims: SessionClaims): SessionRefusal | null | Promise<SessionRefusal | null> {
     if (this.revoked.has(claims.sessionId)) return 'revoked';
-    const now = this.clock().getTime();
     const idleMs = this.settings.idleSeconds * 1000;
+    if (idleMs === 0) return null;
+    const now = this.clock().getTime();
     const seen = Math.max(this.lastSeen.get(claims.sessionId) ?? 0, claims.iat * 1000);
-    if (idleMs === 0 || now - seen <= idleMs) {
+    if (now - seen <= idleMs) {
       this.noteUse(claims.sessionId, now);
       return null;
     }

@@ -12,11 +12,14 @@ type StateRow = { player_id: string; last_seen_at: string; revoked_at: string | 
 /**
  * The sessions' book in a SQLite file of its own beside the store's (DATA_DIR/sessions.sqlite):
  * every process on this data directory reads and writes it, and its writes never wait for
- * (nor hold up) the store's group commit. synchronous=FULL: a used launch token is on disk
- * before its session is handed out, so a crash cannot make it usable again.
+ * (nor hold up) the store's group commit. synchronous=FULL: a used launch token, a new session
+ * and a logout are on disk before they are answered, so a crash cannot make a token usable
+ * again. Last uses (written every SESSION_POLL_MS) go through a second connection that does
+ * not fsync: they ride the next fsync of the first, and losing one costs a session some idle time.
  */
 export class SqliteSessionBook implements SessionBook {
   private readonly db: Database.Database;
+  private readonly usesDb: Database.Database;
   private readonly s;
 
   constructor(dataDir: string) {
@@ -28,6 +31,9 @@ export class SqliteSessionBook implements SessionBook {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
+    this.usesDb = new Database(file);
+    this.usesDb.pragma('synchronous = OFF');
+    this.usesDb.pragma('busy_timeout = 5000');
     const db = this.db;
     this.s = {
       open: db.prepare(
@@ -35,7 +41,7 @@ export class SqliteSessionBook implements SessionBook {
       ),
       useJti: db.prepare('INSERT INTO launch_tokens_used (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING'),
       revoke: db.prepare('UPDATE sessions SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL'),
-      touch: db.prepare('UPDATE sessions SET last_seen_at = max(last_seen_at, ?) WHERE session_id = ?'),
+      touch: this.usesDb.prepare('UPDATE sessions SET last_seen_at = max(last_seen_at, ?) WHERE session_id = ?'),
       state: db.prepare<[string], StateRow>(
         'SELECT player_id, last_seen_at, revoked_at FROM sessions WHERE session_id = ?',
       ),
@@ -81,7 +87,7 @@ export class SqliteSessionBook implements SessionBook {
 
   async touch(uses: readonly { sessionId: string; lastSeenAt: string }[]): Promise<void> {
     if (uses.length === 0) return;
-    this.db.transaction(() => {
+    this.usesDb.transaction(() => {
       for (const use of uses) this.s.touch.run(use.lastSeenAt, use.sessionId);
     })();
   }
@@ -101,6 +107,7 @@ export class SqliteSessionBook implements SessionBook {
   }
 
   async close(): Promise<void> {
+    this.usesDb.close();
     this.db.close();
   }
 }
