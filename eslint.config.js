@@ -233,7 +233,7 @@ export default tseslint.config(
       'gsap',
       'howler',
     ],
-    'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*).',
+    'src/wallet is the wallet contract alone, shared by the game server and the operator wallet: it imports only Node (node:*) and undici.',
   ),
   layer(
     ['src/durability/**'],
@@ -243,7 +243,7 @@ export default tseslint.config(
   layer(
     ['src/operator/**'],
     ['**/rules/**', '**/emission/**', '**/server/**', '**/client/**', '@fastify/*', 'pg', 'pixi.js', 'gsap', 'howler'],
-    'src/operator (the reference operator wallet) imports only src/wallet, src/common, src/durability, Node, fastify and better-sqlite3.',
+    'src/operator (the reference operator wallet) imports only src/wallet, src/common, src/durability, Node, fastify, better-sqlite3 and prom-client.',
   ),
   {
     // The reference wallet is a service of its own: nothing else in src imports it. A rule of its own

@@ -207,7 +207,7 @@ async function current(loadBefore: number): Promise<void> {
  * data dir prepared by its own tree's `load` command from the same block files.
  */
 async function beforeAfter(rev: string, loadBefore: number): Promise<void> {
-  const trees = [materialise(rev), currentTree()] as const;
+  const trees = [materialise(rev, process.env.BENCH_BASELINE_NODE || undefined), currentTree()] as const;
   console.log(`before: ${trees[0].label} (tree in ${trees[0].root}); after: ${trees[1].label}`);
   const files = (await testBlocks()).map((b) => b.file);
   const dataDirs = trees.map(() => tempDir('spincake-bench-'));
@@ -228,7 +228,13 @@ async function beforeAfter(rev: string, loadBefore: number): Promise<void> {
     randomIds.after,
     loadBefore,
     commitMs,
-    { before: trees[0].label, after: trees[1].label, rev, rows: [...rows, randomIds] },
+    {
+      before: trees[0].label,
+      after: trees[1].label,
+      rev,
+      baselineNode: trees[0].node === process.execPath ? undefined : trees[0].node,
+      rows: [...rows, randomIds],
+    },
   );
 }
 
@@ -345,6 +351,8 @@ interface BeforeAfter {
   before: string;
   after: string;
   rev: string;
+  /** The baseline's own Node executable, when it is not this run's. */
+  baselineNode?: string;
   rows: Comparison[];
 }
 
@@ -357,9 +365,9 @@ function beforeAfterLines(b: BeforeAfter): string[] {
     '',
     `### Before/after: \`${b.before}\` → \`${b.after}\``,
     '',
-    `\`BENCH_BASELINE=${b.rev} npm run bench:server\`, the same run as the table above: before is revision`,
-    `\`${b.before}\` (its tree from \`git archive\`, with this checkout's node_modules), after is the current code`,
-    `\`${b.after}\` (the table above). Two server processes spawned the same way, each on its own fresh data`,
+    `\`BENCH_BASELINE=${b.rev}${b.baselineNode ? ` BENCH_BASELINE_NODE=${b.baselineNode}` : ''} npm run bench:server\`, the same run as the table above: before is revision`,
+    `\`${b.before}\` (its tree from \`git archive\`, with ${b.baselineNode ? `node_modules of its own installed by that Node's npm` : "this checkout's node_modules"}), after is the current code`,
+    `\`${b.after}\` on Node ${process.version} (the table above). Two server processes spawned the same way, each on its own fresh data`,
     "dir holding the same test blocks, put on sale by its own tree's `load` command; one of them under load at a",
     'time. In every round each server runs the bare route then the plays, back to back, and which server goes',
     'first alternates from round to round. The ratios after ÷ before are taken per round (median and range',

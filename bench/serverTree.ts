@@ -18,6 +18,8 @@ export interface ServerTree {
   main: string;
   /** `npm run ops`'s command line (src/server/cli.ts today), relative to root: its `load FILE…` puts blocks on sale. */
   cli: string;
+  /** The Node executable that runs its server and loader. */
+  node: string;
 }
 
 // ---- clean-up -------------------------------------------------------------------------
@@ -110,10 +112,11 @@ function scriptEntry(root: string, scripts: string[], fallback: string): string 
   return fallback;
 }
 
-function treeAt(root: string, label: string): ServerTree {
+function treeAt(root: string, label: string, node = process.execPath): ServerTree {
   const tree = {
     label,
     root,
+    node,
     main: scriptEntry(root, ['start'], 'src/server/main.ts'),
     cli: scriptEntry(root, ['ops', 'audit:ledger'], 'src/server/cli.ts'),
   };
@@ -140,8 +143,12 @@ function revisionLabel(rev: string, full: string): string {
  * The tree of `rev` (`git archive`, so the repository's worktrees and refs are left as they
  * are) in a temporary directory, with this checkout's node_modules linked in. Removed when
  * the benchmark ends.
+ *
+ * With `node` (`BENCH_BASELINE_NODE`: another Node executable, e.g. the machine's Node 20 beside
+ * this run's Node 24) the tree gets node_modules of its own from its own lock, installed by that
+ * Node's npm run, so that its native addons (better-sqlite3) are built for the Node that loads them.
  */
-export function materialise(rev: string): ServerTree {
+export function materialise(rev: string, node?: string): ServerTree {
   let full: string;
   try {
     full = git('rev-parse', '--verify', '--quiet', `${rev}^{commit}`);
@@ -152,16 +159,37 @@ export function materialise(rev: string): ServerTree {
   execFileSync('bash', ['-o', 'pipefail', '-c', 'git archive --format=tar "$1" | tar -x -C "$2"', 'bash', full, root], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  const label = revisionLabel(rev, full);
+  if (node && node !== process.execPath) {
+    installModules(root, node);
+    return treeAt(root, `${label} on Node ${nodeVersion(node)}`, node);
+  }
   const link = path.join(root, 'node_modules');
   fs.symlinkSync(fs.realpathSync('node_modules'), link, 'dir');
   // The link goes first, on its own, so that nothing can ever reach through it.
   removeLater(() => fs.rmSync(link, { force: true }));
-  return treeAt(root, revisionLabel(rev, full));
+  return treeAt(root, label);
+}
+
+function nodeVersion(node: string): string {
+  return execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+}
+
+/** `npm ci` in the tree with `node` first on PATH and no nodedir of ours, so addons build against that Node's own headers. */
+function installModules(root: string, node: string): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` };
+  for (const key of Object.keys(env)) if (/^npm_config_nodedir$/i.test(key)) delete env[key];
+  console.log(`installing the baseline's node_modules with ${node} (${nodeVersion(node)})…`);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** Puts block files on sale in a fresh data dir with the tree's own `load` command (checksum and audit, then a copy under DATA_DIR/blocks). */
 export function loadBlocks(tree: ServerTree, dataDir: string, files: string[]): void {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', tree.cli, 'load', ...files], {
+  const result = spawnSync(tree.node, ['--import', 'tsx', tree.cli, 'load', ...files], {
     cwd: tree.root,
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
@@ -182,7 +210,12 @@ export async function spawnTreeServer(
   env: Record<string, string>,
   timeoutMs = 30_000,
 ): Promise<ChildServer> {
-  const server = await spawnServer(env, timeoutMs, [], { main: tree.main, cwd: tree.root, label: tree.label });
+  const server = await spawnServer(env, timeoutMs, [], {
+    main: tree.main,
+    cwd: tree.root,
+    label: tree.label,
+    node: tree.node,
+  });
   stopLater(server.process);
   return server;
 }

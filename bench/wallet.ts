@@ -16,7 +16,8 @@ import type autocannon from 'autocannon';
 import { newPlayId } from '../src/client/net/playId.ts';
 import { uuidV7 } from '../src/common/uuidV7.ts';
 import { TEST_WALLET_SECRET } from '../src/server/testing/operatorWallet.ts';
-import { signBody, SIGNATURE_HEADER } from '../src/wallet/signature.ts';
+import { singleKeyring } from '../src/wallet/keyring.ts';
+import { signedHeaders } from '../src/wallet/signature.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
 import { autocannonLoad } from './loadGenerator.ts';
 import { usageFrom, type ProcessUsage } from './processCpu.ts';
@@ -78,7 +79,10 @@ function walletAlone(url: string, connections: number, duration: number): autoca
           return {
             ...request,
             body,
-            headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(TEST_WALLET_SECRET, body) },
+            headers: {
+              'content-type': 'application/json',
+              ...signedHeaders(singleKeyring(TEST_WALLET_SECRET), '/bet', body),
+            },
           };
         },
       },

@@ -1,6 +1,7 @@
 -- wrk script for the control of bench:wallet --machines: bets sent straight to the reference
--- wallet, signed as the game signs them (HMAC-SHA256 of the raw body under the shared secret,
--- 64 lowercase hex digits in X-Spincake-Signature, src/wallet/signature.ts), each a new bet:
+-- wallet, signed as the game signs them (contract version 2: HMAC-SHA256 of "/bet\n" ..
+-- timestamp .. "\n" .. raw body under the shared secret, 64 lowercase hex digits in
+-- X-Spincake-Signature, the unix time in X-Spincake-Timestamp, src/wallet/signature.ts), each a new bet:
 -- its own requestId and roundId. The HMAC comes from the libcrypto that wrk itself links (for
 -- TLS), through LuaJIT's FFI. Arguments after `--`: the secret, the player, the amount in cents,
 -- and a number below 4096 that no other wrk process of the benchmark run has (so that no two
@@ -20,8 +21,8 @@ local digest_length = ffi.new('unsigned int[1]')
 local HEX = {}
 for byte = 0, 255 do HEX[byte] = string.format('%02x', byte) end
 
-local function hmac_sha256_hex(body)
-  if ffi.C.HMAC(ffi.C.EVP_sha256(), secret, #secret, body, #body, digest, digest_length) == nil then
+local function hmac_sha256_hex(message)
+  if ffi.C.HMAC(ffi.C.EVP_sha256(), secret, #secret, message, #message, digest, digest_length) == nil then
     error('HMAC failed')
   end
   local hex = {}
@@ -44,8 +45,10 @@ function request()
   local id = string.format('bench-%d-%d', process_tag, counter)
   local body = '{"requestId":"bet-' .. id .. '","playerId":"' .. player .. '","roundId":"round-' .. id ..
     '","amountCents":' .. amount .. ',"currency":"EUR"}'
+  local timestamp = tostring(os.time())
   return wrk.format('POST', '/bet', {
     ['Content-Type'] = 'application/json',
-    ['X-Spincake-Signature'] = hmac_sha256_hex(body),
+    ['X-Spincake-Timestamp'] = timestamp,
+    ['X-Spincake-Signature'] = hmac_sha256_hex('/bet\n' .. timestamp .. '\n' .. body),
   }, body)
 end

@@ -3,6 +3,7 @@ import { endianness } from 'node:os';
 import { toHex } from '../proofs/hex.ts';
 import { CommitmentTree, levelSizes } from '../proofs/tree.ts';
 import type { BlockCommitment } from './commitment.ts';
+import { writeAll, writeFileAtomically } from './file.ts';
 
 /**
  * A block's commitment kept beside its file (`FILE.commitment`), so that a start does not
@@ -25,7 +26,12 @@ export function commitmentFilePath(blockFile: string): string {
   return `${blockFile}.commitment`;
 }
 
-/** Writes the commitment beside the block file (via a temporary file, so a crash leaves no half file). */
+/**
+ * Writes the commitment beside the block file like the block file itself (writeFileAtomically:
+ * a temporary file fsynced, renamed, the directory fsynced): a crash leaves no half file, and
+ * a power cut after it returns does not take it back, so a restart finds it instead of
+ * recomputing every root while plays wait.
+ */
 export function writeCommitmentFile(blockFile: string, blockId: string, commitment: BlockCommitment): void {
   const levels = commitment.tree.levels;
   const head = Buffer.alloc(HEAD);
@@ -39,10 +45,10 @@ export function writeCommitmentFile(blockFile: string, blockId: string, commitme
   for (const level of levels) {
     for (let i = 0; i < level.length; i++, at += 4) body.writeInt32LE(level[i]!, at);
   }
-  const file = commitmentFilePath(blockFile);
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, Buffer.concat([head, body]), { mode: 0o600 });
-  fs.renameSync(temporary, file);
+  writeFileAtomically(commitmentFilePath(blockFile), (fd) => {
+    writeAll(fd, head);
+    writeAll(fd, body);
+  });
 }
 
 /** The commitment kept beside the block file, or null when there is none that fits the block. */

@@ -8,7 +8,7 @@
  */
 export { BLOCK_FORMAT_VERSION, BlockFileError, decodeBlock, type Block, type BlockHeader } from './block.ts';
 export { generateBlock, type GenerateOptions } from './generate.ts';
-export { readBlockFile, writeBlockFile } from './file.ts';
+export { readBlockFile, writeBlockFile, writeFileAtomically } from './file.ts';
 export { auditBlock, type AuditProblem, type AuditReport } from './audit.ts';
 export { unitForPair } from './faces.ts';
 export { PAIR_SPLIT, blockPairCounts } from './split.ts';

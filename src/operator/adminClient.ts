@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { SIGNATURE_HEADER, signBody, verifySignature } from '../wallet/index.ts';
+import {
+  KEY_ID_HEADER,
+  SIGNATURE_HEADER,
+  signedHeaders,
+  singleKeyring,
+  TIMESTAMP_HEADER,
+  verifyMessage,
+  type WalletKeys,
+} from '../wallet/index.ts';
 import type { FaultCounts, FaultSettings } from './faults.ts';
 import type { AccountView } from './ledger.ts';
 
 /**
  * A small client of the reference wallet's admin endpoints (tests, the demo portal, ops
- * scripts): every request signed with the shared secret, every answer's signature checked.
+ * scripts): every request signed as the contract signs (version 2: path, timestamp, body;
+ * a GET signs its request target), every answer's signature checked for the same path.
  */
 
 export type AdminAnswer = { status: 'OK'; account: AccountView } | { status: string; reason?: string };
@@ -15,20 +24,30 @@ export type FaultsAnswer =
 
 export class WalletAdminError extends Error {}
 
-async function exchange(url: string, secret: string, method: 'GET' | 'POST', target: string, body?: object) {
+async function exchange(url: string, keys: WalletKeys, method: 'GET' | 'POST', target: string, body?: object) {
+  const keyring = typeof keys === 'string' ? singleKeyring(keys) : keys;
   const raw = body === undefined ? undefined : JSON.stringify(body);
-  const response = await fetch(`${url.replace(/\/+$/, '')}${target}`, {
+  const base = new URL(url);
+  const path = `${base.pathname.replace(/\/+$/, '')}${target}`;
+  const response = await fetch(`${base.origin}${path}`, {
     method,
     headers: {
       ...(raw === undefined ? {} : { 'content-type': 'application/json' }),
-      [SIGNATURE_HEADER]: signBody(secret, raw ?? target),
+      ...signedHeaders(keyring, path, raw ?? ''),
     },
     body: raw,
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  if (!verifySignature(secret, text, response.headers.get(SIGNATURE_HEADER))) {
-    throw new WalletAdminError(`${method} ${target}: HTTP ${response.status}, answer not signed by this secret`);
+  const verified = verifyMessage(keyring, path, text, {
+    timestamp: response.headers.get(TIMESTAMP_HEADER),
+    signature: response.headers.get(SIGNATURE_HEADER),
+    keyId: response.headers.get(KEY_ID_HEADER),
+  });
+  if (!verified.ok) {
+    throw new WalletAdminError(
+      `${method} ${target}: HTTP ${response.status}, answer not signed by this secret (it ${verified.reason})`,
+    );
   }
   return { httpStatus: response.status, body: JSON.parse(text) as unknown };
 }
@@ -49,9 +68,9 @@ export interface WalletAdmin {
   faults(): Promise<FaultsAnswer>;
 }
 
-export function walletAdmin(url: string, secret: string): WalletAdmin {
+export function walletAdmin(url: string, keys: WalletKeys): WalletAdmin {
   const post = async <T = AdminAnswer>(path: string, body: object) =>
-    (await exchange(url, secret, 'POST', path, body)).body as T;
+    (await exchange(url, keys, 'POST', path, body)).body as T;
   return {
     createAccount: (playerId, options = {}) => post('/admin/accounts', { playerId, ...options }),
     adjust: (playerId, amountCents, requestId = `admin-${randomUUID()}`) =>
@@ -59,8 +78,8 @@ export function walletAdmin(url: string, secret: string): WalletAdmin {
     block: (playerId, blocked) => post('/admin/block', { playerId, blocked }),
     setDailyStakeLimit: (playerId, dailyStakeLimitCents) => post('/admin/limit', { playerId, dailyStakeLimitCents }),
     setFaults: (settings) => post<FaultsAnswer>('/admin/faults', settings),
-    faults: async () => (await exchange(url, secret, 'GET', '/admin/faults')).body as FaultsAnswer,
+    faults: async () => (await exchange(url, keys, 'GET', '/admin/faults')).body as FaultsAnswer,
     account: async (playerId) =>
-      (await exchange(url, secret, 'GET', `/admin/accounts/${encodeURIComponent(playerId)}`)).body as AdminAnswer,
+      (await exchange(url, keys, 'GET', `/admin/accounts/${encodeURIComponent(playerId)}`)).body as AdminAnswer,
   };
 }

@@ -5,7 +5,7 @@ import { walletDbFile } from './config.ts';
 import { STATEMENT_MAX_LIMIT, WalletLedger, type AccountView, type AdminResult } from './ledger.ts';
 
 export const USAGE = `usage: npm run wallet -- <command>      (the reference operator wallet)
-  serve                                   start the wallet (the default; WALLET_PORT, WALLET_SECRET, WALLET_DB, WALLET_FAULT_*)
+  serve                                   start the wallet (the default; WALLET_PORT, WALLET_SECRETS or WALLET_SECRET, WALLET_DB, WALLET_FAULT_*)
   create PLAYER [--balance CENTS] [--daily-limit CENTS] [--blocked]
                                           open an account (the opening balance is logged as a deposit)
   deposit PLAYER CENTS                    credit the account (logged)

@@ -10,7 +10,7 @@ describe('loadWalletConfig', () => {
     expect(loadWalletConfig({ WALLET_SECRET: SECRET }, '/srv')).toEqual({
       port: 8070,
       host: '127.0.0.1',
-      secret: SECRET,
+      keyring: { signer: { id: 'default', secret: SECRET }, keys: [{ id: 'default', secret: SECRET }] },
       dbFile: path.resolve('/srv', 'data/operator-wallet.sqlite'),
       faults: NO_FAULTS,
     });
@@ -52,6 +52,32 @@ describe('loadWalletConfig', () => {
       minMs: 250,
       maxMs: 250,
     });
+  });
+
+  it('reads a keyring from WALLET_SECRETS: the first key signs, every key verifies', () => {
+    const older = 'o'.repeat(40);
+    const { keyring } = loadWalletConfig({ WALLET_SECRETS: `2026-12:${SECRET}, 2026-06:${older}` });
+    expect(keyring.signer).toEqual({ id: '2026-12', secret: SECRET });
+    expect(keyring.keys).toEqual([
+      { id: '2026-12', secret: SECRET },
+      { id: '2026-06', secret: older },
+    ]);
+    // A secret may hold a colon: the id ends at the first.
+    expect(loadWalletConfig({ WALLET_SECRETS: `k:${SECRET}:x` }).keyring.signer.secret).toBe(`${SECRET}:x`);
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ WALLET_SECRETS: `a:${SECRET}`, WALLET_SECRET: SECRET }, /both set: keep one/],
+      [{ WALLET_SECRETS: SECRET }, /WALLET_SECRETS: entry 1 is not id:secret/],
+      [{ WALLET_SECRETS: `a:${SECRET},a:${older}` }, /key id "a" is listed twice/],
+      [
+        { WALLET_SECRETS: `a:${SECRET},b:short` },
+        /WALLET_SECRETS: the secret of key "b" must be at least 32 characters/,
+      ],
+      [{ WALLET_SECRETS: `a b:${SECRET}` }, /key id "a b" must be 1–32 characters/],
+    ];
+    for (const [env, message] of refused) {
+      expect(() => loadWalletConfig(env), JSON.stringify(env)).toThrow(WalletConfigError);
+      expect(() => loadWalletConfig(env)).toThrow(message);
+    }
   });
 
   it('refuses bad settings with a reason that names them', () => {

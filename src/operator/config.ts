@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { integerSetting, readSetting as read, type Env } from '../common/envSettings.ts';
-import { isWalletCall, MIN_SECRET_LENGTH, type WalletCall } from '../wallet/index.ts';
+import { isWalletCall, keyringFromEnv, KeyringError, type WalletCall, type WalletKeyring } from '../wallet/index.ts';
 import { NO_FAULTS, type FaultSettings } from './faults.ts';
 import { FORCED_REFUSALS, type ForcedRefusal } from './ledger.ts';
 
@@ -8,8 +8,8 @@ import { FORCED_REFUSALS, type ForcedRefusal } from './ledger.ts';
 export interface WalletConfig {
   port: number;
   host: string;
-  /** Shared with the game server (its WALLET_SECRET): signs requests and answers. */
-  secret: string;
+  /** Shared with the game server (its WALLET_SECRETS or WALLET_SECRET): the first key signs answers, any verifies. */
+  keyring: WalletKeyring;
   /** The wallet's own SQLite file. */
   dbFile: string;
   faults: FaultSettings;
@@ -103,11 +103,17 @@ export function walletDbFile(env: Env = process.env, cwd = process.cwd()): strin
 }
 
 export function loadWalletConfig(env: Env = process.env, cwd = process.cwd()): WalletConfig {
-  const secret = read(env, 'WALLET_SECRET');
-  if (secret === undefined)
-    throw new WalletConfigError('WALLET_SECRET is required (the game server’s, 32+ characters)');
-  if (secret.length < MIN_SECRET_LENGTH) {
-    throw new WalletConfigError(`WALLET_SECRET must be at least ${MIN_SECRET_LENGTH} characters long`);
+  let keyring: WalletKeyring | undefined;
+  try {
+    keyring = keyringFromEnv(env);
+  } catch (error) {
+    if (error instanceof KeyringError) throw new WalletConfigError(error.message);
+    throw error;
+  }
+  if (keyring === undefined) {
+    throw new WalletConfigError(
+      'WALLET_SECRETS (id:secret,… to rotate) or WALLET_SECRET is required: the game server’s, 32+ characters each',
+    );
   }
   const host = read(env, 'WALLET_HOST') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host))
@@ -115,7 +121,7 @@ export function loadWalletConfig(env: Env = process.env, cwd = process.cwd()): W
   return {
     port: integer(env, 'WALLET_PORT', DEFAULT_WALLET_PORT, 0, 65_535),
     host,
-    secret,
+    keyring,
     dbFile: walletDbFile(env, cwd),
     faults: loadFaultSettings(env),
   };

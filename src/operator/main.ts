@@ -14,7 +14,7 @@ async function serve(): Promise<void> {
   const ledger = WalletLedger.open(config.dbFile, { checkpointInWorker: true });
   const server = await startWalletServer({
     ledger,
-    secret: config.secret,
+    keys: config.keyring,
     port: config.port,
     host: config.host,
     faults: config.faults,

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../common/seededRandom.ts';
-import { getFullStatement, SIGNATURE_HEADER, signBody, verifySignature, type WalletRequests } from '../wallet/index.ts';
+import {
+  getFullStatement,
+  KEY_ID_HEADER,
+  SIGNATURE_HEADER,
+  signedHeaders,
+  signMessage,
+  singleKeyring,
+  TIMESTAMP_HEADER,
+  verifyMessage,
+  type WalletRequests,
+} from '../wallet/index.ts';
 import { walletAdmin } from './adminClient.ts';
 import { betBody, id, settleBody, startTestWallet, TEST_SECRET, type TestWallet } from './testing.ts';
 
@@ -23,22 +33,27 @@ async function balanceOf(playerId: string): Promise<number> {
   return answer.account.balanceCents;
 }
 
-/** POST a raw body with the given signature header (or none). */
-async function rawPost(path: string, raw: string, signature?: string) {
+const ring = singleKeyring(TEST_SECRET);
+
+/** The headers that sign `raw` for `path` as the game signs it (version 2), now or `at` (unix seconds). */
+function signingHeaders(secret: string, raw: string, path = '/bet', at = Math.floor(Date.now() / 1000)) {
+  return { [TIMESTAMP_HEADER]: String(at), [SIGNATURE_HEADER]: signMessage(secret, path, at, raw) };
+}
+
+/** POST a raw body with the given signing headers (or none); whether the answer is signed for `path`. */
+async function rawPost(path: string, raw: string, signing?: Record<string, string>) {
   const response = await fetch(`${wallet.url}${path}`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(signature === undefined ? {} : { [SIGNATURE_HEADER]: signature }),
-    },
+    headers: { 'content-type': 'application/json', ...signing },
     body: raw,
   });
   const text = await response.text();
-  return {
-    status: response.status,
-    text,
-    signed: verifySignature(TEST_SECRET, text, response.headers.get(SIGNATURE_HEADER)),
-  };
+  const verified = verifyMessage(ring, path, text, {
+    timestamp: response.headers.get(TIMESTAMP_HEADER),
+    signature: response.headers.get(SIGNATURE_HEADER),
+    keyId: response.headers.get(KEY_ID_HEADER),
+  });
+  return { status: response.status, text, signed: verified.ok };
 }
 
 describe('balance', () => {
@@ -270,8 +285,9 @@ describe('idempotency on requestId', () => {
     const bet = betBody('idem-3', 100);
     const first = JSON.stringify(bet);
     const second = `{ "currency": "EUR", "amountCents": 100, "roundId": "${bet.roundId}", "playerId": "idem-3", "requestId": "${bet.requestId}" }`;
-    const a = await rawPost('/bet', first, signBody(TEST_SECRET, first));
-    const b = await rawPost('/bet', second, signBody(TEST_SECRET, second));
+    const a = await rawPost('/bet', first, signingHeaders(TEST_SECRET, first));
+    const b = await rawPost('/bet', second, signingHeaders(TEST_SECRET, second));
+    expect(JSON.parse(a.text)).toMatchObject({ status: 'OK', requestId: bet.requestId });
     expect(b.text).toBe(a.text);
     expect(await balanceOf('idem-3')).toBe(900);
   });
@@ -281,14 +297,62 @@ describe('signatures and bad requests', () => {
   it('answers INVALID_SIGNATURE (HTTP 200, signed) to a missing, wrong or uppercase signature, and does nothing', async () => {
     await account('sig-1', 1000);
     const raw = JSON.stringify(betBody('sig-1', 100));
-    for (const signature of [undefined, signBody(`${TEST_SECRET}!`, raw), signBody(TEST_SECRET, raw).toUpperCase()]) {
-      const answer = await rawPost('/bet', raw, signature);
+    const upper = signingHeaders(TEST_SECRET, raw);
+    upper[SIGNATURE_HEADER] = upper[SIGNATURE_HEADER]!.toUpperCase();
+    for (const signing of [undefined, signingHeaders(`${TEST_SECRET}!`, raw), upper]) {
+      const answer = await rawPost('/bet', raw, signing);
       expect(answer).toEqual({ status: 200, text: '{"status":"INVALID_SIGNATURE"}', signed: true });
     }
     expect(await balanceOf('sig-1')).toBe(1000);
-    const good = await rawPost('/bet', raw, signBody(TEST_SECRET, raw));
+    const good = await rawPost('/bet', raw, signingHeaders(TEST_SECRET, raw));
     expect(good.signed).toBe(true);
     expect(JSON.parse(good.text)).toMatchObject({ status: 'OK', balanceCents: 900 });
+  });
+
+  it('refuses a request signed for another path: a signed rollback is no win (nothing paid)', async () => {
+    await account('sig-path', 1000);
+    const bet = betBody('sig-path', 100);
+    expect(await wallet.call('bet', bet)).toMatchObject({ status: 'OK', body: { balanceCents: 900 } });
+    // A rollback, signed as the game signs it for /rollback, replayed at /win: the same body shape.
+    const rollback = JSON.stringify(settleBody(bet, 100));
+    const atWin = await rawPost('/win', rollback, signingHeaders(TEST_SECRET, rollback, '/rollback'));
+    expect(atWin).toEqual({ status: 200, text: '{"status":"INVALID_SIGNATURE"}', signed: true });
+    expect(await balanceOf('sig-path')).toBe(900);
+    // Sent where it was signed for, it is taken.
+    const taken = await rawPost('/rollback', rollback, signingHeaders(TEST_SECRET, rollback, '/rollback'));
+    expect(JSON.parse(taken.text)).toMatchObject({ status: 'OK', balanceCents: 1000 });
+    expect(taken.signed).toBe(true);
+    expect(await balanceOf('sig-path')).toBe(1000);
+  });
+
+  it('refuses a request signed more than 300 s ago or ahead, and takes one within the window', async () => {
+    await account('sig-stale', 1000);
+    const now = Math.floor(Date.now() / 1000);
+    for (const at of [now - 301, now + 301, now - 86_400]) {
+      const raw = JSON.stringify(betBody('sig-stale', 100));
+      const answer = await rawPost('/bet', raw, signingHeaders(TEST_SECRET, raw, '/bet', at));
+      expect(answer).toEqual({ status: 200, text: '{"status":"INVALID_SIGNATURE"}', signed: true });
+    }
+    expect(await balanceOf('sig-stale')).toBe(1000);
+    const raw = JSON.stringify(betBody('sig-stale', 100));
+    const fresh = await rawPost('/bet', raw, signingHeaders(TEST_SECRET, raw, '/bet', now - 290));
+    expect(JSON.parse(fresh.text)).toMatchObject({ status: 'OK', balanceCents: 900 });
+    expect(await balanceOf('sig-stale')).toBe(900);
+  });
+
+  it('names the request it answers, so that a recorded answer cannot pass for another call', async () => {
+    await account('sig-name', 1000);
+    const bet = betBody('sig-name', 100);
+    const raw = JSON.stringify(bet);
+    const answer = await rawPost('/bet', raw, signingHeaders(TEST_SECRET, raw));
+    expect(JSON.parse(answer.text)).toEqual({
+      status: 'OK',
+      balanceCents: 900,
+      transactionId: expect.stringMatching(/^wtx-/),
+      requestId: bet.requestId,
+    });
+    // The same call again: the same answer, byte for byte, and a fresh signature.
+    expect((await rawPost('/bet', raw, signingHeaders(TEST_SECRET, raw))).text).toBe(answer.text);
   });
 
   it('answers INVALID_SIGNATURE and REQUEST_ID_REUSED on every call', async () => {
@@ -303,15 +367,15 @@ describe('signatures and bad requests', () => {
     };
     for (const [call, body] of Object.entries(bodies)) {
       const raw = JSON.stringify(body);
-      expect(await rawPost(`/${call}`, raw, signBody('x'.repeat(32), raw)), call).toEqual({
+      expect(await rawPost(`/${call}`, raw, signingHeaders('x'.repeat(32), raw, `/${call}`)), call).toEqual({
         status: 200,
         text: '{"status":"INVALID_SIGNATURE"}',
         signed: true,
       });
       // The requestId of the bet above, used again with this call's body.
       const reused = JSON.stringify({ ...body, requestId: bet.requestId });
-      const answer = await rawPost(`/${call}`, reused, signBody(TEST_SECRET, reused));
-      expect(answer.text, call).toBe('{"status":"REQUEST_ID_REUSED"}');
+      const answer = await rawPost(`/${call}`, reused, signingHeaders(TEST_SECRET, reused, `/${call}`));
+      expect(answer.text, call).toBe(`{"status":"REQUEST_ID_REUSED","requestId":"${bet.requestId}"}`);
       expect(answer.signed).toBe(true);
     }
     expect(await balanceOf('sig-all')).toBe(900);
@@ -319,16 +383,16 @@ describe('signatures and bad requests', () => {
 
   it('answers a signed body that breaks the contract with HTTP 400 and a reason', async () => {
     const raw = JSON.stringify({ ...betBody('sig-1', 100), currency: 'USD' });
-    expect(await rawPost('/bet', raw, signBody(TEST_SECRET, raw))).toEqual({
+    expect(await rawPost('/bet', raw, signingHeaders(TEST_SECRET, raw))).toEqual({
       status: 400,
       text: '{"status":"BAD_REQUEST","reason":"currency must be \\"EUR\\""}',
       signed: true,
     });
-    expect((await rawPost('/bet', '{', signBody(TEST_SECRET, '{'))).status).toBe(400);
-    expect((await rawPost('/nothing', '{}', signBody(TEST_SECRET, '{}'))).status).toBe(404);
+    expect((await rawPost('/bet', '{', signingHeaders(TEST_SECRET, '{'))).status).toBe(400);
+    expect((await rawPost('/nothing', '{}', signingHeaders(TEST_SECRET, '{}', '/nothing'))).status).toBe(404);
     expect((await fetch(`${wallet.url}/bet`, { method: 'PUT' })).status).toBe(405);
     const huge = 'x'.repeat(70_000);
-    expect((await rawPost('/bet', huge, signBody(TEST_SECRET, huge))).status).toBe(413);
+    expect((await rawPost('/bet', huge, signingHeaders(TEST_SECRET, huge))).status).toBe(413);
   });
 
   it('is answered with signatures that a client with another secret refuses', async () => {
@@ -401,9 +465,7 @@ describe('statement', () => {
     const unsigned = await fetch(`${wallet.url}/statement?from=2031-01-01T00:00:00Z&to=2031-01-02T00:00:00Z`);
     expect(await unsigned.text()).toBe('{"status":"INVALID_SIGNATURE"}');
     const target = '/statement?from=yesterday&to=2031-01-02T00:00:00Z';
-    const bad = await fetch(`${wallet.url}${target}`, {
-      headers: { [SIGNATURE_HEADER]: signBody(TEST_SECRET, target) },
-    });
+    const bad = await fetch(`${wallet.url}${target}`, { headers: signedHeaders(ring, target, '') });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/from must be an ISO 8601 date-time/);
   });

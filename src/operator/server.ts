@@ -3,15 +3,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   checkRequest,
   isWalletCall,
+  KEY_ID_HEADER_LOWER,
   SIGNATURE_HEADER_LOWER,
-  signBody,
-  verifySignature,
+  signedHeaders,
+  singleKeyring,
+  TIMESTAMP_HEADER_LOWER,
+  verifyMessage,
   WALLET_PLAYER_ID,
   WALLET_ID,
   MAX_AMOUNT_CENTS,
   type WalletCall,
+  type WalletKeys,
 } from '../wallet/index.ts';
 import { CallQueue } from './callQueue.ts';
+import { walletMetrics } from './metrics.ts';
 import { loadFaultSettings, WalletConfigError } from './config.ts';
 import { FaultPlan, NO_FAULTS, type FaultSettings } from './faults.ts';
 import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT, type AdminResult, type WalletLedger } from './ledger.ts';
@@ -26,14 +31,18 @@ import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT, type AdminResult, type Wa
  *   POST /admin/faults, GET /admin/faults     the fault mode: replace its settings, read them and its counts
  *   GET  /health                              liveness (unsigned request)
  *
- * Every request is signed with the shared secret (`X-Spincake-Signature`, hex HMAC-SHA256
- * of the raw body; for a GET, of its request target as sent) and every answer is signed the
- * same way. See docs/operator-wallet.md.
+ * Every request is signed (contract version 2: `X-Spincake-Timestamp` and
+ * `X-Spincake-Signature`, hex HMAC-SHA256 of path, timestamp and raw body under a key of the
+ * keyring; a GET signs its request target, query included, as its path) and checked within
+ * the 300 s clock window; every answer is signed the same way for the path it answers, with
+ * the keyring's first key. The contract's answers carry the requestId they answer. See
+ * docs/operator-wallet.md.
  */
 
 export interface WalletServerOptions {
   ledger: WalletLedger;
-  secret: string;
+  /** The keyring shared with the game server (WALLET_SECRETS), or its one secret (WALLET_SECRET). */
+  keys: WalletKeys;
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
@@ -53,6 +62,9 @@ export interface WalletServer {
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
+
+/** A response that knows the path its answer signs: the path of the request it answers. */
+type Answering = http.ServerResponse & { signedPath: string };
 
 class BodyTooLarge extends Error {}
 
@@ -89,46 +101,72 @@ function isoDate(value: string | null, name: string): Date | string {
   return date;
 }
 
+/**
+ * A contract answer as sent: the stored answer (a JSON object, given back byte for byte on a
+ * replay) with the requestId it answers, so that it cannot pass for another call's.
+ */
+function naming(raw: string, requestId: string): string {
+  return `${raw.slice(0, -1)},"requestId":${JSON.stringify(requestId)}}`;
+}
+
 function cents(value: unknown, min: number): boolean {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= MAX_AMOUNT_CENTS;
 }
 
 export async function startWalletServer(options: WalletServerOptions): Promise<WalletServer> {
-  const { ledger, secret } = options;
+  const { ledger } = options;
+  const keyring = typeof options.keys === 'string' ? singleKeyring(options.keys) : options.keys;
   const log = options.log ?? (() => {});
   let plan = new FaultPlan(options.faults ?? NO_FAULTS);
   const calls = new CallQueue(ledger);
   const inFlight = new Set<Promise<void>>();
 
-  async function send(response: http.ServerResponse, status: number, raw: string): Promise<void> {
+  /**
+   * The answer, signed for `path` (the path of the request it answers). The response object
+   * carries it: every answer of a request signs the same path.
+   */
+  async function send(response: Answering, status: number, raw: string): Promise<void> {
     // Nothing leaves before what it tells is on disk: the ledger's commits are fsynced in groups.
     await ledger.durable();
     response.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(raw),
       'cache-control': 'no-store',
-      [SIGNATURE_HEADER_LOWER]: signBody(secret, raw),
+      ...signedHeaders(keyring, response.signedPath, raw),
     });
     response.end(raw);
   }
-  const sendJson = (response: http.ServerResponse, status: number, body: object) =>
-    send(response, status, JSON.stringify(body));
-  const badRequest = (response: http.ServerResponse, reason: string) =>
+  const metrics = walletMetrics();
+  const sendJson = (response: Answering, status: number, body: object) => send(response, status, JSON.stringify(body));
+  const badRequest = (response: Answering, reason: string) =>
     sendJson(response, 400, { status: 'BAD_REQUEST', reason });
-  const adminAnswer = (response: http.ServerResponse, result: AdminResult<object>) =>
+  const adminAnswer = (response: Answering, result: AdminResult<object>) =>
     sendJson(
       response,
       200,
       result.ok ? { status: 'OK', account: result.value } : { status: result.status, reason: result.reason },
     );
 
-  /** A signed JSON body, or the refusal (bad signature, not JSON) being sent. */
+  /** Whether the request was signed for its path by a key of the keyring, within the clock window. */
+  function signedRequest(request: http.IncomingMessage, path: string, raw: Buffer | string): boolean {
+    const headers = request.headers;
+    return verifyMessage(keyring, path, raw, {
+      timestamp: headers[TIMESTAMP_HEADER_LOWER],
+      signature: headers[SIGNATURE_HEADER_LOWER],
+      keyId: headers[KEY_ID_HEADER_LOWER],
+    }).ok;
+  }
+
+  /**
+   * A signed JSON body, or the refusal (bad or stale signature, not JSON) being sent. The
+   * refusal names no requestId: nothing in a body that fails its signature is believed.
+   */
   function signedJson(
     raw: Buffer,
     request: http.IncomingMessage,
-    response: http.ServerResponse,
+    response: Answering,
   ): { body: unknown } | { refused: Promise<void> } {
-    if (!verifySignature(secret, raw, request.headers[SIGNATURE_HEADER_LOWER])) {
+    if (!signedRequest(request, response.signedPath, raw)) {
       return { refused: sendJson(response, 200, { status: 'INVALID_SIGNATURE' }) };
     }
     try {
@@ -142,7 +180,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     call: WalletCall,
     raw: Buffer,
     request: http.IncomingMessage,
-    response: http.ServerResponse,
+    response: Answering,
   ): Promise<void> {
     const signed = signedJson(raw, request, response);
     if ('refused' in signed) return signed.refused;
@@ -165,14 +203,15 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
       response.socket?.destroy();
       return;
     }
+    const requestId = checked.value.requestId;
     if (handled.kind === 'conflict') {
-      log(`${call} ${checked.value.requestId}: conflict: ${handled.reason}`);
-      return send(response, 409, handled.raw);
+      log(`${call} ${requestId}: conflict: ${handled.reason}`);
+      return send(response, 409, naming(handled.raw, requestId));
     }
-    return send(response, 200, handled.raw);
+    return send(response, 200, naming(handled.raw, requestId));
   }
 
-  function statement(url: URL, response: http.ServerResponse): Promise<void> {
+  function statement(url: URL, response: Answering): Promise<void> {
     const from = isoDate(url.searchParams.get('from'), 'from');
     const to = isoDate(url.searchParams.get('to'), 'to');
     if (typeof from === 'string') return badRequest(response, from);
@@ -191,7 +230,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
   const faultState = () => ({ status: 'OK', faults: plan.settings, counts: plan.counts });
 
   /** `POST /admin/faults {WALLET_FAULT_…: value}`: the same settings as the environment's; unnamed ones off. */
-  function setFaults(body: Record<string, unknown>, response: http.ServerResponse): Promise<void> {
+  function setFaults(body: Record<string, unknown>, response: Answering): Promise<void> {
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(body)) {
       if (typeof value !== 'string' && typeof value !== 'number') {
@@ -209,7 +248,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     return sendJson(response, 200, faultState());
   }
 
-  function admin(path: string, body: unknown, response: http.ServerResponse): Promise<void> {
+  function admin(path: string, body: unknown, response: Answering): Promise<void> {
     if (!isRecord(body)) return badRequest(response, 'the body must be a JSON object');
     if (path === '/admin/faults') return setFaults(body, response);
     const { playerId } = body;
@@ -264,15 +303,16 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     }
   }
 
-  async function route(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  async function route(request: http.IncomingMessage, response: Answering): Promise<void> {
     const target = request.url ?? '/';
     if (request.method === 'GET') {
+      // A GET has no body: its request target, query included, is the path it signs.
+      response.signedPath = target;
       const url = new URL(target, 'http://wallet.invalid');
       const path = url.pathname;
       if (path === '/health') return sendJson(response, 200, { status: 'OK' });
-      if (!verifySignature(secret, target, request.headers[SIGNATURE_HEADER_LOWER])) {
-        return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
-      }
+      if (path === '/metrics') return metrics(response);
+      if (!signedRequest(request, target, '')) return sendJson(response, 200, { status: 'INVALID_SIGNATURE' });
       if (path === '/statement') return statement(url, response);
       if (path === '/admin/faults') return sendJson(response, 200, faultState());
       const account = /^\/admin\/accounts\/([^/]+)$/.exec(path);
@@ -290,6 +330,7 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     if (request.method !== 'POST') return sendJson(response, 405, { status: 'METHOD_NOT_ALLOWED' });
     // A POST's query, if any, means nothing: its path alone, without building a URL for every call.
     const path = target.split('?', 1)[0]!;
+    response.signedPath = path;
     let raw: Buffer;
     try {
       raw = await readBody(request);
@@ -305,7 +346,9 @@ export async function startWalletServer(options: WalletServerOptions): Promise<W
     return admin(path, signed.body, response);
   }
 
-  const server = http.createServer((request, response) => {
+  const server = http.createServer((request, plain) => {
+    const response = plain as Answering;
+    response.signedPath = (request.url ?? '/').split('?', 1)[0]!;
     const done = route(request, response)
       .catch((error: unknown) => {
         log(`${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`);

@@ -40,7 +40,7 @@ export async function startTestWallet(options: { faults?: FaultSettings; ledger?
   const dir = options.dir ?? tempWalletDir();
   const dbFile = path.join(dir, 'wallet.sqlite');
   const ledger = WalletLedger.open(dbFile, options.ledger);
-  const server = await startWalletServer({ ledger, secret: TEST_SECRET, faults: options.faults });
+  const server = await startWalletServer({ ledger, keys: TEST_SECRET, faults: options.faults });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

@@ -10,6 +10,7 @@ import type { AppContext, AppExtension } from './http/context.ts';
 import { Connections, requestTimeoutOptions } from './http/connections.ts';
 import { ApiError, clientErrorHandler, errorBody, handleError, handleFrameworkError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
+import { readLedgerAuditRecord } from './ledgerAuditRecord.ts';
 import { loggerOptions, registerRequestLog, requestIdOf } from './http/requestLog.ts';
 import { registerRequestMetrics } from './metrics/requestMetrics.ts';
 import { ServerMetrics } from './metrics/serverMetrics.ts';
@@ -18,6 +19,7 @@ import { registerAccountRoutes } from './routes/account.ts';
 import { registerBlockRoutes } from './routes/blocks.ts';
 import { registerClientConfigRoute } from './routes/clientConfig.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { notReady } from './routes/readiness.ts';
 import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
 import { Sales } from './sales.ts';
@@ -111,7 +113,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', async () => salesWatcher.stop());
   let metrics: ServerMetrics | null = null;
   if (config.metrics) {
-    metrics = new ServerMetrics({ store: deps.store, salesOpen: () => context.sales.isOpen(context.clock()) });
+    metrics = new ServerMetrics({
+      store: deps.store,
+      salesOpen: () => context.sales.isOpen(context.clock()),
+      salesScheduledOpen: () => context.sales.scheduledOpen(context.clock()),
+      ready: async () => (await notReady(context)) === null,
+      ledgerAudit: () => readLedgerAuditRecord(config.dataDir),
+      clock: context.clock,
+    });
     registerRequestMetrics(app, metrics);
     deps.store.observePlayBatches(metrics);
   }

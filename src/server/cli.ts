@@ -5,8 +5,10 @@ import { BlockLibrary } from './blocks/blockLibrary.ts';
 import { BlockRefusedError, loadBlockFile } from './blocks/blockLoading.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { auditLedger } from './ledgerAudit.ts';
+import { ledgerAuditRecordPath, writeLedgerAuditRecord } from './ledgerAuditRecord.ts';
 import { formatSalesReport, salesReport } from './salesReport.ts';
 import { openStore } from './store/openStore.ts';
+import { formatSupply, SUPPLY_WINDOW_MS, supplyForecast, unitsSoldByKey } from './supply.ts';
 import { backupSqliteDatabase } from './store/sqlite/backup.ts';
 import { SQLITE_FILE_NAME } from './store/sqlite/sqliteStore.ts';
 import { PORTAL_PLAYER_ID, signLaunchToken } from './tokens.ts';
@@ -26,6 +28,9 @@ const USAGE = `usage: tsx src/server/cli.ts <command>
                            dates (auto); alone: what it is now
   report [--json]          per stake: blocks, units sold and left, lots paid by tier next to the
                            regulation's table for the units sold, payout so far
+  supply [--days N] [--json]
+                           per stake and pool, at the last hour's rate: when the open and queued blocks
+                           run out, and how many blocks to load for the next N days (default 7)
   backup FILE              a consistent copy of the SQLite database, taken while the server sells
 The data directory is DATA_DIR (default ./data).`;
 
@@ -67,11 +72,21 @@ async function run(args: string[]): Promise<number> {
       const library = new BlockLibrary();
       const store = await openStore(config, library);
       try {
+        const startedAt = new Date();
         const report = await store.readSnapshot(() => auditLedger(store, library));
         for (const line of report.problems) console.log(`PROBLEM ${line}`);
         console.log(
           `${report.ok ? 'ledger OK' : 'ledger FAILED'}: ${report.plays} plays, ${report.blocks} blocks, ${report.players} players checked`,
         );
+        // Left beside the data for the instances to export (spincake_ledger_audit_ok): alerts see it.
+        const record = writeLedgerAuditRecord(
+          config.dataDir,
+          config.databaseUrl ? 'postgresql' : 'sqlite',
+          report,
+          startedAt,
+          new Date(),
+        );
+        console.log(`result kept in ${ledgerAuditRecordPath(config.dataDir)} (${record.seconds.toFixed(1)} s)`);
         return report.ok ? 0 : 1;
       } finally {
         await store.close();
@@ -112,7 +127,7 @@ async function run(args: string[]): Promise<number> {
       if (Number.isNaN(period.from.getTime()) || Number.isNaN(period.to.getTime()) || period.to <= period.from) {
         throw new UsageError('--from and --to must be ISO 8601 times, --to after --from');
       }
-      if (!config.wallet) throw new UsageError('WALLET_URL and WALLET_SECRET are not set');
+      if (!config.wallet) throw new UsageError('WALLET_URL and WALLET_SECRETS (or WALLET_SECRET) are not set');
       const store = await openStore(config, new BlockLibrary());
       try {
         return await reconcileCommand(store, config.wallet, period, rest.includes('--json'), console.log);
@@ -161,6 +176,23 @@ async function run(args: string[]): Promise<number> {
           salesReport(await store.listBlocks(), await store.soldLots()),
         );
         console.log(rest.includes('--json') ? JSON.stringify(report, null, 2) : formatSalesReport(report));
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    case 'supply': {
+      const days = option(rest, '--days') ?? '7';
+      if (!/^[0-9]{1,3}$/.test(days) || Number(days) < 1) throw new UsageError('--days needs a number of days (1–999)');
+      const store = await openStore(config, new BlockLibrary());
+      try {
+        const now = new Date();
+        const report = await store.readSnapshot(async () => {
+          const blocks = await store.listBlocks();
+          const sold = unitsSoldByKey(blocks, await store.unitsSoldSince(new Date(now.getTime() - SUPPLY_WINDOW_MS)));
+          return supplyForecast(blocks, sold, SUPPLY_WINDOW_MS / 3_600_000, now, Number(days));
+        });
+        console.log(rest.includes('--json') ? JSON.stringify(report, null, 2) : formatSupply(report, Number(days)));
       } finally {
         await store.close();
       }

@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { isCents, type Cents } from '../rules/index.ts';
 import { integerSetting, readSetting as read, type Env } from '../common/envSettings.ts';
+import { keyringFromEnv, KeyringError, type WalletKeyring } from '../wallet/keyring.ts';
+import { DEFAULT_CONNECTIONS } from '../wallet/transport.ts';
 
 export const PROFILES = ['demo', 'production'] as const;
 /** `production` refuses an unsafe setup (profile.ts); `demo` (what `npm start` runs) warns. */
@@ -82,10 +84,12 @@ export interface RedisSettings {
 
 export interface WalletSettings {
   url: string;
-  /** Signs every call and checks every answer (shared with the operator). */
-  secret: string;
+  /** Shared with the operator (WALLET_SECRETS or WALLET_SECRET): its first key signs every call, any checks an answer. */
+  keyring: WalletKeyring;
   /** The most one call may take (the spec's WALLET_TIMEOUT_MS). */
   timeoutMs: number;
+  /** The most connections open to the wallet at once (WALLET_CONNECTIONS). */
+  connections: number;
   /** First retry delay of an unanswered win or rollback; doubled per attempt up to `retryCapMs`. */
   retryBaseMs: number;
   retryCapMs: number;
@@ -186,15 +190,25 @@ function databaseUrl(env: Env, name: string): string | null {
   return raw;
 }
 
-/** The wallet's secret, like the portal's, is a shared key: long enough not to be guessed. */
-const MIN_WALLET_SECRET_LENGTH = 32;
+/** The wallet's secrets (WALLET_SECRETS, or WALLET_SECRET alone), each one checked by the contract's rules. */
+function walletKeyring(env: Env): WalletKeyring | undefined {
+  try {
+    return keyringFromEnv(env);
+  } catch (error) {
+    if (error instanceof KeyringError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
 
 function wallet(env: Env): WalletSettings | null {
   const url = read(env, 'WALLET_URL');
-  const secret = read(env, 'WALLET_SECRET');
-  if (url === undefined && secret === undefined) return null;
-  if (url === undefined) throw new ConfigError('WALLET_SECRET is set but WALLET_URL is not: set both, or neither');
-  if (secret === undefined) throw new ConfigError('WALLET_URL is set but WALLET_SECRET is not: set both, or neither');
+  const keyring = walletKeyring(env);
+  if (url === undefined && keyring === undefined) return null;
+  if (url === undefined)
+    throw new ConfigError('WALLET_SECRETS or WALLET_SECRET is set but WALLET_URL is not: set both, or neither');
+  if (keyring === undefined) {
+    throw new ConfigError('WALLET_URL is set but neither WALLET_SECRETS nor WALLET_SECRET is: set both, or neither');
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -204,16 +218,14 @@ function wallet(env: Env): WalletSettings | null {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new ConfigError(`WALLET_URL must start with https:// or http://, got "${parsed.protocol}//…"`);
   }
-  if (secret.length < MIN_WALLET_SECRET_LENGTH) {
-    throw new ConfigError(`WALLET_SECRET must be at least ${MIN_WALLET_SECRET_LENGTH} characters long`);
-  }
   const retryBaseMs = integer(env, 'WALLET_RETRY_BASE_MS', 500, 10, 600_000);
   const retryCapMs = integer(env, 'WALLET_RETRY_CAP_MS', 60_000, 10, 3_600_000);
   if (retryCapMs < retryBaseMs) throw new ConfigError('WALLET_RETRY_CAP_MS must be at least WALLET_RETRY_BASE_MS');
   return {
     url: url.replace(/\/+$/, ''),
-    secret,
+    keyring,
     timeoutMs: integer(env, 'WALLET_TIMEOUT_MS', 2000, 10, 60_000),
+    connections: integer(env, 'WALLET_CONNECTIONS', DEFAULT_CONNECTIONS, 1, 1024),
     retryBaseMs,
     retryCapMs,
   };

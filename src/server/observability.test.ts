@@ -2,20 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, PlayResponse } from '../contract/api.ts';
 import { STAKES_CENTS } from '../rules/index.ts';
 import { call, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
-
-/** A metric's value in Prometheus' text format: the line `name{labels} value`, labels as written. */
-function sample(text: string, name: string, labels = ''): number | undefined {
-  const prefix = labels ? `${name}{${labels}} ` : `${name} `;
-  const line = text.split('\n').find((l) => l.startsWith(prefix));
-  return line === undefined ? undefined : Number(line.slice(prefix.length));
-}
-
-async function scrape(server: TestServer): Promise<string> {
-  const response = await fetch(server.metricsUrl!);
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toContain('text/plain');
-  return response.text();
-}
+import { sample, scrape } from './testing/metricsText.ts';
 
 function play(s: TestServer, token: string, stakeCents: unknown, playId: string = newPlayId()) {
   return call<PlayResponse & ApiError>(s.url, 'POST', '/api/plays', { token, body: { stakeCents, playId } });

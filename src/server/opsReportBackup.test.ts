@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,14 +8,9 @@ import { salesReport, type StakeReport } from './salesReport.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
 import { addTestBlocks, call, demoSession, newPlayId, startTestServer, tempDataDir } from './testing/harness.ts';
+import { runOps } from './testing/opsCli.ts';
 
-function ops(env: Record<string, string>, ...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-}
+const ops = runOps;
 
 const dirs: string[] = [];
 function newDir(): string {

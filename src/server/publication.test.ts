@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BlocksResponse, PlayResponse, TicketProofResponse } from '../contract/api.ts';
+import type { ApiError, BlocksResponse, PlayResponse, TicketProofResponse } from '../contract/api.ts';
 import { CommitmentWorkers, commitmentFilePath, readCommitmentFile, type Block } from '../emission/index.ts';
 import { verifyTicketProof } from '../proofs/index.ts';
 import { BlockLibrary, RootNotPublishedError } from './blocks/blockLibrary.ts';
@@ -166,5 +166,58 @@ describe('publication of the commitments before the first sale', () => {
     });
     expect(proof.body).toMatchObject({ blockId: block.id, position: 0, root });
     expect(verifyTicketProof(proof.body, root, sold.body.play).ok).toBe(true);
+  });
+});
+
+describe('readiness after a start', () => {
+  it('is not ready while an open block of a stake on sale has no published root, and ready once it has', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    await testLibrary();
+    const { file, block } = await copiedBlock(dataDir, 2); // 2 €, its commitment not kept beside it
+    const workers = new HeldWorkers();
+    const library = new BlockLibrary({ workers });
+    const server = await start(dataDir, library, (store) => addBlock(store, file, block));
+    const waiting = await call<ApiError>(server.url, 'GET', '/api/health/ready');
+    expect(waiting.status).toBe(503);
+    expect(waiting.body.error.code).toBe('INTERNAL');
+    expect(waiting.body.error.message).toContain('without a published root');
+    expect(waiting.body.error.message).toContain(block.id.slice(0, 16));
+    workers.release();
+    await library.publish({ id: block.id, filePath: file });
+    expect(await call(server.url, 'GET', '/api/health/ready')).toMatchObject({ status: 200, body: { ok: true } });
+  });
+
+  it('waits for the root of a queued block too, and starts computing one loaded while it runs', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    await testLibrary();
+    // The open 1 € block has its commitment kept beside it; the queued one has none.
+    const [first, second] = await testBlocks();
+    const queued = await copiedBlock(dataDir, 1);
+    const workers = new HeldWorkers();
+    const library = new BlockLibrary({ workers });
+    const server = await start(dataDir, library, async (store) => {
+      await addBlock(store, first!.file, first!.block);
+      await addBlock(store, queued.file, second!.block);
+    });
+    await library.publish({ id: first!.block.id, filePath: first!.file });
+    const statuses = (await server.store.listBlocks()).map((b) => b.status);
+    expect(statuses).toEqual(['open', 'queued']);
+    const waiting = await call<ApiError>(server.url, 'GET', '/api/health/ready');
+    expect(waiting.status).toBe(503);
+    expect(waiting.body.error.message).toContain(second!.block.id.slice(0, 16));
+    workers.release();
+    await library.publish({ id: second!.block.id, filePath: queued.file });
+    expect((await call(server.url, 'GET', '/api/health/ready')).status).toBe(200);
+
+    // A block loaded while it runs (as `ops load` does): readiness starts its publication.
+    const later = await copiedBlock(dataDir, 4); // 5 €
+    await addBlock(server.store, later.file, (await testBlocks())[4]!.block);
+    expect((await call(server.url, 'GET', '/api/health/ready')).status).toBe(503);
+    await expect
+      .poll(async () => (await call(server.url, 'GET', '/api/health/ready')).status, { timeout: 30_000 })
+      .toBe(200);
+    expect(workers.computed).toBe(2);
   });
 });

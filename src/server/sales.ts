@@ -44,6 +44,11 @@ export class Sales {
   isOpen(now: Date): boolean {
     if (this.override) return this.override.open;
     if (this.control) return this.control.mode === 'open';
+    return this.scheduledOpen(now);
+  }
+
+  /** What the dates alone say (SALES_OPENS_AT / SALES_CLOSES_AT), whatever the operator set by hand. */
+  scheduledOpen(now: Date): boolean {
     const { opensAt, closesAt } = this.config;
     return (!opensAt || now >= opensAt) && (!closesAt || now < closesAt);
   }

@@ -1,3 +1,4 @@
 export * from './contract.ts';
+export * from './keyring.ts';
 export * from './signature.ts';
 export * from './client.ts';

@@ -3,22 +3,11 @@ import { HealthResponseSchema, type HealthResponse } from '../../contract/api.ts
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
-
-/** Readiness waits this long for the database before answering « not ready ». */
-const READY_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
+import { notReady } from './readiness.ts';
 
 /**
  * Probes for a load balancer or an orchestrator, apart: `live` says the process answers
- * (restart it otherwise); `ready` says it can sell (send it players): the database answers
- * and a block has a unit left. Not rate limited: probes come often, from one address.
+ * (restart it otherwise); `ready` says it can sell (send it players): see notReady. Not rate limited: probes come often, from one address.
  */
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
@@ -31,14 +20,8 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): voi
     '/api/health/ready',
     { config: { rateLimit: false }, schema: { response: withErrors(HealthResponseSchema, 503) } },
     async (): Promise<HealthResponse> => {
-      let stakes: Set<number>;
-      try {
-        stakes = await withTimeout(ctx.store.stakesWithUnits(), READY_TIMEOUT_MS);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
-        throw new ApiError('INTERNAL', `not ready: the database does not answer (${reason})`, 503);
-      }
-      if (stakes.size === 0) throw new ApiError('SOLD_OUT', 'not ready: no block has a unit on sale', 503);
+      const failed = await notReady(ctx);
+      if (failed) throw new ApiError(failed.code, `not ready: ${failed.reason}`, 503);
       return { ok: true };
     },
   );

@@ -45,7 +45,12 @@ function isClearOffMachine(url: string): boolean {
 export function configuredSecrets(config: ServerConfig): { name: string; value: string }[] {
   const secrets: { name: string; value: string }[] = [];
   if (config.portalSecret !== null) secrets.push({ name: 'PORTAL_SECRET', value: config.portalSecret });
-  if (config.wallet) secrets.push({ name: 'WALLET_SECRET', value: config.wallet.secret });
+  for (const key of config.wallet?.keyring.keys ?? []) {
+    secrets.push({
+      name: key.id === 'default' ? 'WALLET_SECRET' : `WALLET_SECRETS key "${key.id}"`,
+      value: key.secret,
+    });
+  }
   if (config.sessionKeys.inline !== null) {
     for (const key of parseSessionKeys(config.sessionKeys.inline, 'SESSION_KEYS')) {
       secrets.push({ name: `SESSION_KEYS key "${key.id}"`, value: key.text });

@@ -359,6 +359,44 @@ describe.each(kinds)('$name store', (kind) => {
     await expectLedgerOk(store);
   });
 
+  it('counts the units sold since a time per block, and the wallet’s backlog with its oldest times', async () => {
+    const player = await store.createDemoPlayer(100_000, new Date());
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (let i = 0; i < 3; i++) ok(await buy(store, player.id, 100, { now: new Date(hourAgo.getTime() - 1000) }));
+    for (let i = 0; i < 4; i++) ok(await buy(store, player.id, 100));
+    ok(await buy(store, player.id, 500));
+    const since = (await store.unitsSoldSince(hourAgo)).sort((a, b) => a.blockId.localeCompare(b.blockId));
+    const fiveEuro = (await store.listBlocks()).find((b) => b.stakeCents === 500)!.id;
+    expect(since).toEqual(
+      [
+        { blockId: blockIds[0]!, count: 4 },
+        { blockId: fiveEuro, count: 1 },
+      ].sort((a, b) => a.blockId.localeCompare(b.blockId)),
+    );
+
+    expect(await store.walletBacklog()).toEqual({
+      pendingOutbox: 0,
+      oldestPendingAt: null,
+      betsWithoutOutcome: 0,
+      oldestBetAt: null,
+    });
+    await store.ensurePortalPlayer(PORTAL, new Date());
+    const sending = walletBet();
+    expect(await store.recordWalletBet(sending)).toEqual({ recorded: true });
+    const owed = [await walletSale(store), await walletSale(store)];
+    await store.settleOutbox(owed[1]!, { state: 'done', answerStatus: 'OK', balanceCents: 4900 }, new Date());
+    const backlog = await store.walletBacklog();
+    const pending = (await store.unsettledOutbox()).filter((e) => e.state === 'pending');
+    expect(pending.map((e) => e.requestId)).toEqual([owed[0]]);
+    expect(backlog).toEqual({
+      pendingOutbox: 1,
+      oldestPendingAt: pending[0]!.createdAt,
+      // The two sold bets have their outcome; the one only recorded has none yet.
+      betsWithoutOutcome: 1,
+      oldestBetAt: sending.createdAt,
+    });
+  });
+
   it('the ledger check finds a balance changed behind the ledger’s back', async () => {
     const player = await store.createDemoPlayer(1000, new Date());
     ok(await buy(store, player.id, 100));

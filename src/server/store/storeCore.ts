@@ -164,6 +164,14 @@ export abstract class StoreCore {
     return this.seen(rows.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: Number(r.n) })));
   }
 
+  async unitsSoldSince(since: Date): Promise<{ blockId: string; count: number }[]> {
+    const rows = await this.all<{ block_id: string; n: number }>(
+      'SELECT block_id, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL AND created_at >= ? GROUP BY block_id',
+      [since.toISOString()],
+    );
+    return this.seen(rows.map((r) => ({ blockId: r.block_id, count: Number(r.n) })));
+  }
+
   async ledgerFacts(): Promise<LedgerFacts> {
     const q = LEDGER_FACTS_SQL;
     const [total] = await this.all<{ s: number }>(q.total);

@@ -165,6 +165,18 @@ export interface WalletFacts {
   walletPlaysWithoutBet: string[];
 }
 
+/** What is still owed to or unknown at the operator's wallet, for the metrics. */
+export interface WalletBacklog {
+  /** Outbox entries (wins, rollbacks) not answered yet. */
+  pendingOutbox: number;
+  /** When the oldest of them was written (its play's time). */
+  oldestPendingAt: string | null;
+  /** Bets still `sending`: sent, their outcome not known yet. */
+  betsWithoutOutcome: number;
+  /** When the oldest of them was recorded (past its deadline, any instance rolls it back). */
+  oldestBetAt: string | null;
+}
+
 export interface PlaysQuery {
   playerId: string;
   limit: number;
@@ -250,6 +262,8 @@ export interface Store {
   setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null>;
   /** Test mode: closes every block of a stake. */
   closeBlocksOfStake(stakeCents: StakeCents): Promise<void>;
+  /** Per block, the units sold since `since` (operations: the rate of sale; reads every play of the period). */
+  unitsSoldSince(since: Date): Promise<{ blockId: string; count: number }[]>;
   /** Tests only: moves a block's cursor (real blocks always sell from 0 to the end). */
   forceBlockCursor(blockId: string, nextPosition: number): Promise<void>;
 
@@ -293,6 +307,8 @@ export interface Store {
   unsettledOutbox(): Promise<OutboxEntry[]>;
   /** Bets still `sending`, oldest first. */
   unresolvedWalletBets(): Promise<WalletBetRecord[]>;
+  /** Counts of the outbox entries pending and the bets still sending, and their oldest times. */
+  walletBacklog(): Promise<WalletBacklog>;
   /** Every bet created in [from, to), and every outbox entry of those bets. */
   walletCalls(from: Date, to: Date): Promise<{ bets: WalletBetRecord[]; outbox: OutboxEntry[] }>;
   /** The wallet's balance as it last said it, if it ever did. */

@@ -1,6 +1,13 @@
 import { WALLET_ACCOUNT_PREFIX } from './ledgerRules.ts';
 import { StoreCore } from './storeCore.ts';
-import type { NewWalletBet, OutboxEntry, RecordBetResult, WalletBetRecord, WalletFacts } from './types.ts';
+import type {
+  NewWalletBet,
+  OutboxEntry,
+  RecordBetResult,
+  WalletBacklog,
+  WalletBetRecord,
+  WalletFacts,
+} from './types.ts';
 import {
   OUTBOX_COLUMNS,
   toOutboxEntry,
@@ -131,6 +138,28 @@ export abstract class WalletBooks extends StoreCore {
       `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE state = 'sending' ORDER BY created_at, request_id`,
     );
     return this.seen(rows.map(toWalletBet));
+  }
+
+  async walletBacklog(): Promise<WalletBacklog> {
+    // Each part reads only the rows of a partial index (pending entries, bets still sending):
+    // few while the wallet answers; during an outage it grows with the backlog it measures.
+    const [row] = await this.all<{
+      pending: number;
+      oldest_pending: string | null;
+      sending: number;
+      oldest_sending: string | null;
+    }>(
+      `SELECT (SELECT COUNT(*) FROM wallet_outbox WHERE state = 'pending') AS pending,
+        (SELECT MIN(created_at) FROM wallet_outbox WHERE state = 'pending') AS oldest_pending,
+        (SELECT COUNT(*) FROM wallet_bets WHERE state = 'sending') AS sending,
+        (SELECT MIN(created_at) FROM wallet_bets WHERE state = 'sending') AS oldest_sending`,
+    );
+    return this.seen({
+      pendingOutbox: Number(row?.pending ?? 0),
+      oldestPendingAt: row?.oldest_pending ?? null,
+      betsWithoutOutcome: Number(row?.sending ?? 0),
+      oldestBetAt: row?.oldest_sending ?? null,
+    });
   }
 
   async walletCalls(from: Date, to: Date): Promise<{ bets: WalletBetRecord[]; outbox: OutboxEntry[] }> {

@@ -26,6 +26,8 @@ export interface ServerLocation {
   cwd?: string;
   /** Names it in failure messages. */
   label?: string;
+  /** The Node executable that runs it; the one running this process by default. */
+  node?: string;
 }
 
 /** `node --import tsx src/server/main.ts` with this environment; resolves once it listens. */
@@ -36,7 +38,7 @@ export function spawnServer(
   where: ServerLocation = {},
 ): Promise<ChildServer> {
   const prefix = where.label ? `${where.label}: ` : '';
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', where.main ?? MAIN], {
+  const child = spawn(where.node ?? process.execPath, [...nodeArgs, '--import', 'tsx', where.main ?? MAIN], {
     cwd: where.cwd,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...TEST_SESSION_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

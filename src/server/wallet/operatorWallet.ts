@@ -59,10 +59,10 @@ export class OperatorWallet {
   async balance(playerId: string, operatorPlayerId: string): Promise<WalletBalance> {
     const result = await callWallet(
       this.settings.url,
-      this.settings.secret,
+      this.settings.keyring,
       'balance',
       { requestId: uuidV7(), playerId: operatorPlayerId },
-      { timeoutMs: this.settings.timeoutMs },
+      { timeoutMs: this.settings.timeoutMs, connections: this.settings.connections },
     );
     if (result.kind === 'answer' && result.body.status === 'OK') {
       await this.store.noteWalletBalance(playerId, result.body.balanceCents, new Date());
@@ -207,8 +207,9 @@ export class OperatorWallet {
       // The whole call must end before the deadline, when any instance may roll the bet back.
       const left = deadline - Date.now() - 250;
       if (left < Math.min(this.settings.timeoutMs, 250)) return { kind: 'unknown' };
-      const result = await callWallet(this.settings.url, this.settings.secret, 'bet', body, {
+      const result = await callWallet(this.settings.url, this.settings.keyring, 'bet', body, {
         timeoutMs: Math.min(this.settings.timeoutMs, left),
+        connections: this.settings.connections,
       });
       if (result.kind === 'answer') {
         if (result.body.status === 'OK') return { kind: 'ok', balanceCents: result.body.balanceCents };

@@ -13,15 +13,15 @@ export type SettlementOutcome =
  * A win or rollback answered `OK` is done. A final answer that settles nothing — a win on a
  * bet the wallet does not know, a rollback of a bet already paid, a request id reused —
  * will not change by sending it again: it is kept as `failed` for a person to look at
- * (`npm run ops -- wallet-pending`). A bad signature is a configuration fault that a fixed
- * secret cures: retried. No answer: retried.
+ * (`npm run ops -- wallet-pending`). No answer, or one that is not this call's (the wallet
+ * refusing our signature among them: a fault of secrets or clocks that fixing them cures):
+ * retried.
  */
 export function settlementOutcome(result: WalletResult<'win'> | WalletResult<'rollback'>): SettlementOutcome {
   if (result.kind === 'unknown') return { kind: 'retry', reason: result.reason };
   const body = result.body;
   if (body.status === 'OK')
     return { kind: 'settled', state: 'done', answerStatus: 'OK', balanceCents: body.balanceCents };
-  if (body.status === 'INVALID_SIGNATURE') return { kind: 'retry', reason: 'the wallet says our signature is invalid' };
   return { kind: 'settled', state: 'failed', answerStatus: body.status, balanceCents: null };
 }
 
@@ -46,11 +46,11 @@ export async function sendSettlement(
     amountCents: entry.amountCents,
     currency: WALLET_CURRENCY,
   } as const;
-  const options = { timeoutMs: settings.timeoutMs };
+  const options = { timeoutMs: settings.timeoutMs, connections: settings.connections };
   const outcome = settlementOutcome(
     entry.kind === 'win'
-      ? await callWallet(settings.url, settings.secret, 'win', body, options)
-      : await callWallet(settings.url, settings.secret, 'rollback', body, options),
+      ? await callWallet(settings.url, settings.keyring, 'win', body, options)
+      : await callWallet(settings.url, settings.keyring, 'rollback', body, options),
   );
   const now = new Date();
   const delay = retryDelayMs(entry.attempts, settings.retryBaseMs, settings.retryCapMs, random());

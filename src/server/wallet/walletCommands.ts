@@ -65,7 +65,7 @@ export async function reconcileCommand(
   const logTo = new Date(Math.min(Date.now() + 1000, to.getTime() + WALLET_LOG_AFTER_MS));
   const statement = await getFullStatement(
     wallet.url,
-    wallet.secret,
+    wallet.keyring,
     { from: new Date(from.getTime() - WALLET_LOG_BEFORE_MS), to: logTo },
     { timeoutMs: Math.max(wallet.timeoutMs, 10_000) },
   );
