@@ -22,6 +22,7 @@ const launchOptions = useDebianChromium
 process.env.SPINCAKE_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
 process.env.SPINCAKE_E2E_DATA ??= mkdtempSync(join(tmpdir(), 'spincake-e2e-'));
 const port = Number(process.env.SPINCAKE_E2E_PORT);
+const UNLIMITED_SESSIONS = { SESSION_CREATE_PER_MINUTE: '100000', SESSION_CREATE_TOTAL_PER_MINUTE: '1000000' };
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -41,7 +42,13 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: process.env.SPINCAKE_E2E_DATA, SPINCAKE_TEST_MODE: '1' },
+    env: {
+      PORT: String(port),
+      DATA_DIR: process.env.SPINCAKE_E2E_DATA,
+      SPINCAKE_TEST_MODE: '1',
+      // Every page of every spec opens a session from this one address.
+      ...UNLIMITED_SESSIONS,
+    },
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } },

@@ -264,6 +264,7 @@ async function prepare(
     CLIENT_DIR: dataDir,
     DEMO_BALANCE_CENTS: '100000000',
     RATE_LIMIT_PER_MINUTE: '10000000',
+    SESSION_CREATE_PER_MINUTE: '100000',
   };
   let store: Store;
   let dropDatabase = async () => {};

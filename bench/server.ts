@@ -64,6 +64,7 @@ const SERVER_ENV = (dataDir: string): Record<string, string> => ({
   CLIENT_DIR: dataDir,
   DEMO_BALANCE_CENTS: '100000000',
   RATE_LIMIT_PER_MINUTE: '10000000',
+  SESSION_CREATE_PER_MINUTE: '100000',
 });
 
 interface Figures {

@@ -184,6 +184,31 @@ test('the portal mutes, pauses and resumes the game from outside', async ({ page
   expect(await frame.evaluate(() => document.body.inert)).toBe(false);
 });
 
+test('the launch token leaves the URL once read; a reload resumes the session; the token opens no other', async ({
+  page,
+}) => {
+  const frame = await openPortal(page, 'e2e-url');
+  const href = await frame.evaluate(() => location.href);
+  expect(href).not.toContain('launchToken');
+  expect(new URL(href).search).toBe('?test=1&seed=7');
+  const launchToken = decodeURIComponent((await page.locator('#game').getAttribute('src'))!.split('#launchToken=')[1]!);
+  const token = await gameToken(frame);
+
+  // A reload finds no token in the URL, and resumes the same session.
+  await Promise.all([frame.waitForNavigation(), frame.evaluate(() => location.reload())]);
+  await expect(frame.locator('body')).toHaveAttribute('data-ready', 'true');
+  expect(await frame.evaluate(() => location.href)).toBe(href);
+  expect(await gameToken(frame)).toBe(token);
+
+  // The token itself, seen by anyone who copied the URL before, opens nothing.
+  const replay = await fetch(`${game.url}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ launchToken }),
+  });
+  expect(replay.status).toBe(401);
+});
+
 /** Opens the portal page with a launch token of the test's choosing instead of the demo's. */
 async function openPortalWith(page: Page, launchToken: string): Promise<void> {
   await page.route('**/launch.json*', (route) =>
@@ -193,7 +218,7 @@ async function openPortalWith(page: Page, launchToken: string): Promise<void> {
 }
 
 test('the portal hears why the game cannot start, and is asked for its deposit page at 0 €', async ({ page }) => {
-  const exp = Math.floor(Date.now() / 1000) + 600;
+  const exp = Math.floor(Date.now() / 1000) + 300;
   await openPortalWith(
     page,
     signLaunchToken({ playerId: 'e2e-forged', exp }, 'not-the-portal-secret-0123456789abcdef'),

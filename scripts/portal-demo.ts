@@ -26,8 +26,8 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/portal.css': { file: 'portal.css', type: 'text/css; charset=utf-8' },
 };
 
-/** Launch tokens are short-lived: the game turns them into a session at once. */
-export const LAUNCH_TOKEN_TTL_SECONDS = 600;
+/** Launch tokens are short-lived (the game's LAUNCH_TOKEN_MAX_SECONDS: 300) and used once. */
+export const LAUNCH_TOKEN_TTL_SECONDS = 120;
 const MIN_SECRET_LENGTH = 32;
 
 export interface PortalDemoOptions {
@@ -131,10 +131,12 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
       if (!PORTAL_PLAYER_ID.test(playerId)) {
         return send(400, 'application/json', JSON.stringify({ error: 'player: 1–64 letters, digits, _ or -' }));
       }
-      const exp = Math.floor(Date.now() / 1000) + LAUNCH_TOKEN_TTL_SECONDS;
-      const launchToken = signLaunchToken({ playerId, exp }, options.portalSecret);
-      const funding =
-        options.fundCents != null ? fund(game, launchToken, options.fundCents) : Promise.resolve(undefined);
+      const iat = Math.floor(Date.now() / 1000);
+      const launch = () =>
+        signLaunchToken({ playerId, iat, exp: iat + LAUNCH_TOKEN_TTL_SECONDS }, options.portalSecret);
+      const launchToken = launch();
+      // Each token opens one session: the funding opens its own, with a token of its own.
+      const funding = options.fundCents != null ? fund(game, launch(), options.fundCents) : Promise.resolve(undefined);
       void funding
         .catch((error: unknown) => `cannot reach the game server at ${game.origin}: ${String(error)}`)
         .then((warning) =>

@@ -85,14 +85,13 @@ export async function setUpStage(placement?: Placement): Promise<Stage> {
     placement?.children.add(server.process);
     const url = server.url;
     await wallet.admin.createAccount(BENCH_PLAYER, { balanceCents: 1_000_000_000 });
-    const launchToken = signLaunchToken(
-      { playerId: BENCH_PLAYER, exp: Math.floor(Date.now() / 1000) + 86_400 },
-      PORTAL_SECRET,
-    );
+    // A launch token opens one session: each wallet session gets its own.
+    const launchToken = () =>
+      signLaunchToken({ playerId: BENCH_PLAYER, exp: Math.floor(Date.now() / 1000) + 300 }, PORTAL_SECRET);
     const tokens: Record<Mode, string> = {
       embedded: await session(url, {}),
-      wallet: await session(url, { launchToken }),
-      'wallet + 5 ms': await session(url, { launchToken }),
+      wallet: await session(url, { launchToken: launchToken() }),
+      'wallet + 5 ms': await session(url, { launchToken: launchToken() }),
       'control: wallet alone': '',
       'control: game’s calls alone': '',
     };

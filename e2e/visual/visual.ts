@@ -22,6 +22,7 @@ async function startVisualServer(): Promise<TestServer> {
     // The built client (`vite build`); another folder can be named for a private build.
     CLIENT_DIR: path.resolve(process.env.SPINCAKE_CLIENT_DIR ?? 'dist'),
     RATE_LIMIT_PER_MINUTE: '100000',
+    SESSION_CREATE_PER_MINUTE: '100000',
   });
   server.context.clock = () => FROZEN_SERVER_TIME;
   return server;

@@ -2,7 +2,9 @@
 /**
  * A portal page hosting SPINCAKE in an iframe (see docs/portal.md). What a real portal
  * does, in plain JavaScript with no build step:
- *  1. gets a launch token for its player from its own back end (here /launch.json),
+ *  1. gets a launch token for its player from its own back end (here /launch.json): a fresh
+ *     one for every launch, since each opens one session only ({playerId, iat, exp, aud, jti},
+ *     valid at most 300 s; the game takes it out of its URL once read),
  *  2. opens the game with the token in the URL fragment (never sent to any server),
  *  3. listens to the game's messages — only from the game's origin and its iframe,
  *  4. posts commands to the game — only to the game's origin, never '*'.

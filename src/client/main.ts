@@ -8,7 +8,10 @@ import { stringsFor } from './i18n/index.ts';
 import { createGameApi } from './net/api.ts';
 import { createProofApi } from './net/proofApi.ts';
 import { readPageOptions } from './pageOptions.ts';
+import { fetchClientConfig } from './portal/clientConfig.ts';
 import { PortalLink } from './portal/index.ts';
+import { takeLaunchToken } from './portal/launch.ts';
+import { limitsLinkOnPortal } from './portal/limitsLink.ts';
 import { Hud } from './ui/hud.ts';
 import { computeLayout } from './ui/layout.ts';
 import { fillRules, HistoryList, Panel } from './ui/panels.ts';
@@ -23,8 +26,21 @@ function setLoading(fraction: number): void {
   document.getElementById('loading')?.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
 }
 
+/** Whether this page load is a reload of the same tab. */
+function reloaded(): boolean {
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return navigation?.type === 'reload';
+}
+
 async function boot(): Promise<void> {
   const options = readPageOptions(location);
+  // First of all: the launch token leaves the address bar and the history (portal/launch.ts).
+  const launchToken = takeLaunchToken({
+    location,
+    history: window.history,
+    sessionStorage,
+    reloaded: reloaded(),
+  });
   const locale = options.locale;
   const strings = stringsFor(locale);
   // Its own chunk, fetched while the fonts load; absent from the normal page's path.
@@ -49,7 +65,7 @@ async function boot(): Promise<void> {
   const host = document.getElementById('app')!;
   const api = createGameApi();
   const proofApi = createProofApi();
-  const portal = new PortalLink(options.launchToken);
+  const portal = new PortalLink(launchToken);
   const audio = createGameAudio(localStorage);
   // Mobile browsers allow sound only after a gesture: the first tap anywhere unlocks it.
   window.addEventListener('pointerdown', () => audio.unlock(), { once: true, capture: true });
@@ -95,7 +111,12 @@ async function boot(): Promise<void> {
   // Laid out at once, before the first frame shows it: placed later, its buttons would jump (layout shift).
   hud.relayout(computeLayout(host.clientWidth, host.clientHeight, hud.footerHeight()));
   hud.setDemo(portal.launchToken === null);
-  hud.setLimitsLink(options.limitsUrl);
+  if (options.limitsUrl !== null) {
+    // Shown only once the server says it leads to a portal origin (portal/limitsLink.ts).
+    void fetchClientConfig().then((config) =>
+      hud.setLimitsLink(limitsLinkOnPortal(options.limitsUrl, config?.portalOrigins ?? [])),
+    );
+  }
 
   // Seeded in test mode, so spins and sprinkles fall the same way in every run.
   const random = options.testMode ? mulberry32(options.seed) : Math.random;

@@ -58,6 +58,10 @@ export const SessionResponseSchema = Type.Object({
 });
 export type SessionResponse = Static<typeof SessionResponseSchema>;
 
+/** POST /api/session/logout: the session is ended on every instance. */
+export const LogoutResponseSchema = Type.Object({ loggedOut: Type.Literal(true) }, { additionalProperties: false });
+export type LogoutResponse = Static<typeof LogoutResponseSchema>;
+
 const SegmentSchema = Type.Object({
   symbol: Type.Unsafe<SymbolName>({ type: 'string', enum: [...SYMBOLS] }),
   points: Type.Integer(),

@@ -32,7 +32,8 @@ export function writeFileAtomically(path: string, write: (fd: number) => void): 
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let fd: number | undefined;
   try {
-    fd = openSync(temp, 'wx', 0o644);
+    // 0600: a block file holds every future unit in clear.
+    fd = openSync(temp, 'wx', 0o600);
     write(fd);
     fsyncSync(fd);
     closeSync(fd);

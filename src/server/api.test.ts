@@ -64,7 +64,13 @@ describe('sessions', () => {
   it.each([
     ['no token', undefined],
     ['a garbage token', 'abc.def'],
-    ['a token signed with another key', signSession({ playerId: 'x', exp: 4_000_000_000 }, Buffer.alloc(32, 7))],
+    [
+      'a token signed with another key',
+      signSession(
+        { sessionId: 's', playerId: 'x', iat: Math.floor(Date.now() / 1000), exp: 4_000_000_000 },
+        { signing: { id: 'other', key: Buffer.alloc(32, 7) }, byId: new Map() },
+      ),
+    ],
   ])('refuses the account with %s', async (_label, token) => {
     const reply = await call<ApiError>(url, 'GET', '/api/account', { token });
     expect(reply.status).toBe(401);
@@ -73,9 +79,10 @@ describe('sessions', () => {
 
   it('refuses an expired session token', async () => {
     const session = await demoSession(url);
+    const now = Math.floor(Date.now() / 1000);
     const expired = signSession(
-      { playerId: session.playerId, exp: Math.floor(Date.now() / 1000) - 5 },
-      server.context.sessionKey,
+      { sessionId: 'expired', playerId: session.playerId, iat: now - 65, exp: now - 5 },
+      server.context.sessionKeys,
     );
     const reply = await call<ApiError>(url, 'GET', '/api/account', { token: expired });
     expect(reply.status).toBe(401);
@@ -348,7 +355,15 @@ describe('bad input changes nothing', () => {
   ])('%s token', async (_label, given) => {
     const t =
       given === 'expired'
-        ? signSession({ playerId: 'demo-x', exp: Math.floor(Date.now() / 1000) - 1 }, server.context.sessionKey)
+        ? signSession(
+            {
+              sessionId: 'x',
+              playerId: 'demo-x',
+              iat: Math.floor(Date.now() / 1000) - 61,
+              exp: Math.floor(Date.now() / 1000) - 1,
+            },
+            server.context.sessionKeys,
+          )
         : given;
     await expectRefused(() => play(t as string, 100), 401, 'NO_SESSION');
   });

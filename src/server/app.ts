@@ -23,6 +23,9 @@ import { notReady } from './routes/readiness.ts';
 import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
 import { Sales } from './sales.ts';
+import { openSessionBook } from './sessions/openSessionBook.ts';
+import { loadSessionKeyring, type SessionKeyring } from './sessions/sessionKeys.ts';
+import { SessionRegistry } from './sessions/sessionRegistry.ts';
 import { SalesControlWatcher } from './salesControlWatcher.ts';
 import type { Store } from './store/types.ts';
 import type { BlockPublication } from './transparency/publication.ts';
@@ -37,6 +40,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Plugged in from outside the app (test mode); none on a real server. */
   extensions?: readonly AppExtension[];
+  /** The session keys already read (main.ts checks them first); read from the configuration otherwise. */
+  sessionKeys?: SessionKeyring;
 }
 
 /** A 404's body: names the path, cut short (a long URL is not echoed back). */
@@ -63,17 +68,28 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const extensions = deps.extensions ?? [];
   let store = deps.store;
   for (const extension of extensions) store = extension.wrapStore?.(store) ?? store;
+  const clock = deps.clock ?? (() => new Date());
+  const sessionBook = await openSessionBook(config);
   const context: AppContext = {
     config,
     store,
     library: deps.library,
     publication: deps.publication,
     sales: new Sales(config.sales),
-    sessionKey: await deps.store.sessionKey(),
-    clock: deps.clock ?? (() => new Date()),
+    sessionKeys: deps.sessionKeys ?? loadSessionKeyring(config),
+    sessions: new SessionRegistry(
+      sessionBook,
+      { idleSeconds: config.sessionIdleSeconds, pollMs: config.sessionPollMs },
+      // The context's clock, which a test may set after the start.
+      () => context.clock(),
+      (error) => app.log.warn({ err: error }, 'cannot read or write the sessions; trying again'),
+    ),
+    clock,
     wallet: null,
   };
   const app = Fastify({
+    // Behind the operator's proxies (TRUST_PROXY), request.ip is the client's: limits and logs see it.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: BODY_LIMIT_BYTES,
     logger: loggerOptions(config.logLevel),
     genReqId: requestIdOf,
@@ -89,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     frameworkErrors: handleFrameworkError,
   });
   const connections = new Connections(app.server, config.limits);
+  await context.sessions.start();
+  app.addHook('onClose', async () => context.sessions.close());
   registerRequestLog(app);
   // The operator's sales setting, as every instance sees it within SALES_POLL_MS.
   const salesWatcher = new SalesControlWatcher(deps.store, context.sales, config.salesPollMs, (error) =>

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { BlockFileError } from '../emission/index.ts';
 import { BlockLibrary } from './blocks/blockLibrary.ts';
@@ -18,7 +19,8 @@ import { reconcileCommand, walletPendingCommand } from './wallet/walletCommands.
 const USAGE = `usage: tsx src/server/cli.ts <command>
   load FILE…               verify (checksum, audit, regenerated from its seed) and put block files on sale
   audit-ledger             check the money: entries, plays, blocks, balances
-  launch-token PLAYER [S]  a portal launch token for PLAYER valid S seconds (needs PORTAL_SECRET)
+  launch-token PLAYER [S]  a one-use portal launch token for PLAYER valid S seconds (default and most:
+                           LAUNCH_TOKEN_MAX_SECONDS, 300), for GAME_ID (needs PORTAL_SECRET)
   wallet-pending [--json]  wins and rollbacks still owed to the operator's wallet, bets without an outcome
   reconcile --from ISO --to ISO [--json]
                            the game's wallet calls of a period against the wallet's statement, line by line
@@ -95,13 +97,22 @@ async function run(args: string[]): Promise<number> {
       }
     }
     case 'launch-token': {
-      const [player, seconds = '3600'] = rest;
+      const [player, seconds = String(config.launchTokenMaxSeconds)] = rest;
       if (!player || !PORTAL_PLAYER_ID.test(player))
         throw new UsageError('launch-token needs a player id (A–Z a–z 0–9 _ -)');
-      if (!/^[0-9]{1,9}$/.test(seconds)) throw new UsageError('the lifetime must be a number of seconds');
+      if (!/^[0-9]{1,9}$/.test(seconds) || Number(seconds) < 1 || Number(seconds) > config.launchTokenMaxSeconds) {
+        throw new UsageError(
+          `the lifetime must be 1 to ${config.launchTokenMaxSeconds} seconds (LAUNCH_TOKEN_MAX_SECONDS)`,
+        );
+      }
       if (!config.portalSecret) throw new UsageError('PORTAL_SECRET is not set');
-      const exp = Math.floor(Date.now() / 1000) + Number(seconds);
-      console.log(signLaunchToken({ playerId: player, exp }, config.portalSecret));
+      const iat = Math.floor(Date.now() / 1000);
+      // One use, for this game (GAME_ID), within its lifetime: a fresh jti each time.
+      const token = signLaunchToken(
+        { playerId: player, iat, exp: iat + Number(seconds), aud: config.gameId, jti: randomUUID() },
+        config.portalSecret,
+      );
+      console.log(token);
       return 0;
     }
     case 'wallet-pending': {

@@ -1,13 +1,21 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isCents, type Cents } from '../rules/index.ts';
 import { integerSetting, readSetting as read, type Env } from '../common/envSettings.ts';
 import { keyringFromEnv, KeyringError, type WalletKeyring } from '../wallet/keyring.ts';
 import { DEFAULT_CONNECTIONS } from '../wallet/transport.ts';
 
+export const PROFILES = ['demo', 'production'] as const;
+/** `production` refuses an unsafe setup (profile.ts); `demo` (what `npm start` runs) warns. */
+export type Profile = (typeof PROFILES)[number];
+
 /** Everything the server reads from its environment, validated once at start. */
 export interface ServerConfig {
+  profile: Profile;
   port: number;
   host: string;
+  /** Whether HOST was set (production binds only where it is told to). */
+  hostExplicit: boolean;
   dataDir: string;
   /** Where the built client lives (served at /). */
   clientDir: string;
@@ -22,8 +30,23 @@ export interface ServerConfig {
   testMode: boolean;
   /** Requests per minute and per session (or per address without a session). */
   rateLimitPerMinute: number;
-  /** Lifetime of a session token. */
+  /** Lifetime of a session token (absolute: use does not extend it). */
   sessionTtlSeconds: number;
+  /** A session unused that long ends; 0: no idle limit. */
+  sessionIdleSeconds: number;
+  /** Where the session signing keys come from (sessions/sessionKeys.ts reads them at start). */
+  sessionKeys: { inline: string | null; file: string | null };
+  /** How often each instance reads the sessions ended elsewhere (logouts) and writes its sessions' last use. */
+  sessionPollMs: number;
+  /** The audience a launch token must name (GAME_ID). */
+  gameId: string;
+  /** The longest a launch token may be valid (exp − iat). */
+  launchTokenMaxSeconds: number;
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty: the socket's address. */
+  trustProxy: string[];
+  /** Sessions opened per minute from one address, and in all (per instance). */
+  sessionCreatePerMinute: number;
+  sessionCreateTotalPerMinute: number;
   /** postgres://… to keep the data in PostgreSQL (several instances may share it); unset: SQLite in dataDir. */
   databaseUrl?: string | null;
   /** The server log's threshold (pino's levels); requests are never logged one by one. */
@@ -120,25 +143,38 @@ function date(env: Env, name: string): Date | null {
   return value;
 }
 
-function origins(env: Env, name: string): string[] {
-  const raw = read(env, name);
-  if (raw === undefined) return [];
-  return raw
+/** Host names that never leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** A comma-separated setting's entries, trimmed, blanks dropped; none when unset. */
+function entries(env: Env, name: string): string[] {
+  return (read(env, name) ?? '')
     .split(',')
     .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((s) => {
-      let url: URL;
-      try {
-        url = new URL(s);
-      } catch {
-        throw new ConfigError(`${name}: "${s}" is not an origin such as https://portal.example`);
-      }
-      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== s.replace(/\/$/, '')) {
-        throw new ConfigError(`${name}: "${s}" must be a bare origin such as https://portal.example`);
-      }
-      return url.origin;
-    });
+    .filter((s) => s !== '');
+}
+
+function origins(env: Env, name: string, profile: Profile): string[] {
+  return entries(env, name).map((s) => {
+    let url: URL;
+    try {
+      url = new URL(s);
+    } catch {
+      throw new ConfigError(`${name}: "${s}" is not an origin such as https://portal.example`);
+    }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== s.replace(/\/$/, '')) {
+      throw new ConfigError(`${name}: "${s}" must be a bare origin such as https://portal.example`);
+    }
+    // A portal page served in clear can be rewritten on its way: only a developer's own machine
+    // may, in the demo profile (the production profile refuses any http://: security/profile.ts).
+    if (url.protocol === 'http:' && profile === 'demo' && !isLoopbackHost(url.hostname)) {
+      throw new ConfigError(`${name}: "${s}" must be https:// (http:// only for localhost in the demo profile)`);
+    }
+    return url.origin;
+  });
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
@@ -206,7 +242,22 @@ function wallet(env: Env): WalletSettings | null {
   };
 }
 
+/** Addresses or CIDRs, as Fastify's trustProxy takes them. */
+function proxies(env: Env): string[] {
+  return entries(env, 'TRUST_PROXY').map((entry) => {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !validBits || extra !== undefined) {
+      throw new ConfigError(`TRUST_PROXY: "${entry}" is not an address or CIDR such as 10.0.0.0/8 or 127.0.0.1`);
+    }
+    return entry;
+  });
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
+  const profile = oneOf(env, 'SPINCAKE_PROFILE', PROFILES, 'demo');
   const opensAt = date(env, 'SALES_OPENS_AT');
   const closesAt = date(env, 'SALES_CLOSES_AT');
   if (opensAt && closesAt && closesAt <= opensAt) {
@@ -218,21 +269,34 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   }
   const demoBalanceCents = integer(env, 'DEMO_BALANCE_CENTS', 10_000, 0, 100_000_000);
   if (!isCents(demoBalanceCents)) throw new ConfigError('DEMO_BALANCE_CENTS must be whole cents');
-  const host = read(env, 'HOST') ?? '0.0.0.0';
+  const explicitHost = read(env, 'HOST');
+  const host = explicitHost ?? '0.0.0.0';
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new ConfigError(`HOST is not a host name or address: "${host}"`);
+  const gameId = read(env, 'GAME_ID') ?? 'spincake';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(gameId)) throw new ConfigError(`GAME_ID must be 1–64 of A–Z a–z 0–9 _ . -`);
   return {
+    profile,
     port: integer(env, 'PORT', 8080, 0, 65_535),
     host,
+    hostExplicit: explicitHost !== undefined,
     dataDir: path.resolve(cwd, read(env, 'DATA_DIR') ?? './data'),
     clientDir: path.resolve(cwd, read(env, 'CLIENT_DIR') ?? './dist'),
     sales: { opensAt, closesAt, closedMessage: read(env, 'SALES_CLOSED_MESSAGE') ?? DEFAULT_CLOSED_MESSAGE },
     portalSecret,
-    portalOrigins: origins(env, 'PORTAL_ORIGINS'),
+    portalOrigins: origins(env, 'PORTAL_ORIGINS', profile),
     demoMode: flag(env, 'DEMO_MODE', true),
     demoBalanceCents,
     testMode: flag(env, 'SPINCAKE_TEST_MODE', false),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
+    sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 30 * 60, 0, 365 * 24 * 3600),
+    sessionKeys: { inline: read(env, 'SESSION_KEYS') ?? null, file: sessionKeysFile(env, cwd) },
+    sessionPollMs: integer(env, 'SESSION_POLL_MS', 1000, 20, 60_000),
+    gameId,
+    launchTokenMaxSeconds: integer(env, 'LAUNCH_TOKEN_MAX_SECONDS', 300, 5, 3600),
+    trustProxy: proxies(env),
+    sessionCreatePerMinute: integer(env, 'SESSION_CREATE_PER_MINUTE', 30, 1, 100_000),
+    sessionCreateTotalPerMinute: integer(env, 'SESSION_CREATE_TOTAL_PER_MINUTE', 1200, 1, 10_000_000),
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'warn'),
     wallet: wallet(env),
@@ -254,6 +318,14 @@ function transparency(env: Env, cwd: string): TransparencySettings {
     keyFile: keyFile === undefined ? null : path.resolve(cwd, keyFile),
     headSeconds: integer(env, 'LOG_HEAD_SECONDS', 60, 1, 86_400),
   };
+}
+
+function sessionKeysFile(env: Env, cwd: string): string | null {
+  const raw = read(env, 'SESSION_KEYS_FILE');
+  if (raw !== undefined && read(env, 'SESSION_KEYS') !== undefined) {
+    throw new ConfigError('SESSION_KEYS and SESSION_KEYS_FILE are both set: set one');
+  }
+  return raw === undefined ? null : path.resolve(cwd, raw);
 }
 
 function metrics(env: Env): ServerConfig['metrics'] {

@@ -21,7 +21,7 @@ it('a real server logs JSON lines with the request id, and no token or secret', 
   const server = await spawnServer({ DATA_DIR: dataDir, CLIENT_DIR: dataDir, LOG_LEVEL: 'info', PORTAL_SECRET });
   try {
     const launchToken = signLaunchToken(
-      { playerId: 'alice_42', exp: Math.floor(Date.now() / 1000) + 600 },
+      { playerId: 'alice_42', exp: Math.floor(Date.now() / 1000) + 300 },
       PORTAL_SECRET,
     );
     const session = await call<SessionResponse>(server.url, 'POST', '/api/session', { body: { launchToken } });

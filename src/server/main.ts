@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppExtension } from './http/context.ts';
+import { unsafeSettings } from './security/profile.ts';
 import { startServer } from './server.ts';
+import { loadSessionKeyring } from './sessions/sessionKeys.ts';
 
 /** After the drain time, how long closing the store may take before the process exits regardless. */
 const STORE_CLOSE_GRACE_SECONDS = 5;
@@ -8,8 +10,16 @@ const STORE_CLOSE_GRACE_SECONDS = 5;
 /** `npm start`: the game server, configured from the environment. */
 async function main(): Promise<void> {
   let config;
+  let sessionKeys;
   try {
     config = loadConfig();
+    const problems = unsafeSettings(config);
+    if (config.profile === 'production' && problems.length > 0) {
+      for (const problem of problems) console.error(`spincake: refused (SPINCAKE_PROFILE=production): ${problem}`);
+      process.exit(1);
+    }
+    for (const problem of problems) console.warn(`spincake: warning (demo profile): ${problem}`);
+    sessionKeys = loadSessionKeyring(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`spincake: configuration error: ${error.message}`);
@@ -28,7 +38,7 @@ async function main(): Promise<void> {
     const { testModeExtension } = await import('./testMode/index.ts');
     extensions.push(testModeExtension());
   }
-  const server = await startServer(config, { extensions });
+  const server = await startServer(config, { extensions, sessionKeys });
   console.log(
     `spincake: serving on ${server.url} (data in ${config.dataDir}; demo mode ${config.demoMode ? 'on' : 'off'}` +
       `${config.portalSecret ? ', portal sessions on' : ''}${server.metricsUrl ? `; metrics on ${server.metricsUrl}` : ''})`,

@@ -167,7 +167,7 @@ describe('monitoring with a real Prometheus', () => {
 
       // A portal player sells 2 € units on both instances: the small block runs low.
       const launchToken = signLaunchToken(
-        { playerId: 'watcher', exp: Math.floor(Date.now() / 1000) + 3600 },
+        { playerId: 'watcher', exp: Math.floor(Date.now() / 1000) + 300 },
         PORTAL_SECRET,
       );
       const session = await call<SessionResponse>(servers[0]!.url, 'POST', '/api/session', { body: { launchToken } });

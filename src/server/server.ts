@@ -4,7 +4,9 @@ import { BlockLibrary } from './blocks/blockLibrary.ts';
 import { generateStarterBlocks } from './blocks/blockLoading.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
+import { ensurePrivateDataDir } from './dataFiles.ts';
 import { serveMetrics } from './metrics/metricsServer.ts';
+import type { SessionKeyring } from './sessions/sessionKeys.ts';
 import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
 import { HeadScheduler } from './transparency/headScheduler.ts';
@@ -41,11 +43,14 @@ export interface StartOptions {
   prepare?: (store: Store) => Promise<void>;
   /** Plugged into the app from outside (test mode); none on a real server. */
   extensions?: readonly AppExtension[];
+  /** The session keys, already read and checked (main.ts); read from the configuration otherwise. */
+  sessionKeys?: SessionKeyring;
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const library = options.library ?? new BlockLibrary();
+  ensurePrivateDataDir(config.dataDir);
   const transparency = await openTransparencyLog(config);
   const publication = new BlockPublication(library, transparency);
   let store: Store;
@@ -71,6 +76,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       library,
       publication,
       extensions: options.extensions,
+      sessionKeys: options.sessionKeys,
     });
     scheduler = new HeadScheduler(
       publication,

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,7 +55,52 @@ describe('npm run verify -- ticket', () => {
     expect(code).toBe(0);
     expect(lines.slice(0, -1).every((l) => l.startsWith('✓'))).toBe(true);
     expect(lines.at(-1)).toMatch(/^VERIFIED: /);
-    expect((await verify('ticket', proofFile('good'))).lines.at(-1)).toMatch(/compare it with the root published/);
+  });
+
+  it('needs the published root: the root inside a proof is the forger’s to write', async () => {
+    // A forged proof: a unit of another block (its own seed, its own root), named as the real block's.
+    const forgedBlock = generateBlock({ stakeCents: 200, seedHex: 'bad5eed0', count: 70 });
+    const forgedCommitment = commitBlock(forgedBlock);
+    const forged = proofFile('forged', (p) => {
+      const unit = unitProof(forgedBlock, forgedCommitment, 7);
+      Object.assign(p, { position: 7, wheels: forgedBlock.unitAt(7).wheels, lotCents: unit.lotCents });
+      Object.assign(p, { salt: unit.salt, leaf: unit.leaf, path: unit.path, root: forgedCommitment.root });
+    });
+    const alone = await verify('ticket', forged);
+    expect(alone.code).toBe(2);
+    const { code, lines } = await verify('ticket', forged, '--root', commitment.root);
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toBe('NOT VERIFIED');
+
+    // --blocks URL: the root as the game publishes it (GET /api/blocks).
+    const published = { blocks: [{ id: block.id, root: commitment.root }] };
+    const server = http.createServer((request, response) => {
+      response.writeHead(request.url === '/api/blocks' ? 200 : 404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(request.url === '/api/blocks' ? published : {}));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const fetched = async (...args: string[]) => {
+        const out: string[] = [];
+        return { code: await main(['ticket', ...args], (line) => out.push(line)), lines: out };
+      };
+      const good = await fetched(proofFile('good'), '--blocks', base);
+      expect(good.code).toBe(0);
+      expect(good.lines.at(-1)).toMatch(/^VERIFIED: /);
+      expect((await fetched(forged, '--blocks', `${base}/api/blocks`)).code).toBe(1);
+      const unknown = await fetched(
+        proofFile('elsewhere', (p) => (p.blockId = 'f'.repeat(64))),
+        '--blocks',
+        base,
+      );
+      expect(unknown.code).toBe(1);
+      expect(unknown.lines).toContainEqual(expect.stringMatching(/lists no block/));
+      expect((await fetched(proofFile('good'), '--blocks', `${base}/nowhere/`)).code).toBe(1);
+      expect((await fetched(proofFile('good'), '--blocks', base, '--root', commitment.root)).code).toBe(2);
+    } finally {
+      server.close();
+    }
   });
 
   it('says which check fails: a wrong leaf, a wrong path, a wrong root, a lot the faces do not give', async () => {
@@ -72,7 +119,7 @@ describe('npm run verify -- ticket', () => {
     expect(await failing(proofFile('good'), 'f'.repeat(64))).toEqual(['✗ published']);
     expect(await failing(proofFile('lot', (p) => (p.lotCents += 200)))).toEqual(['✗ lot', '✗ leaf', '✗ path']);
     writeFileSync(join(dir, 'junk.json'), 'not json');
-    expect((await verify('ticket', join(dir, 'junk.json'))).code).toBe(1);
+    expect((await verify('ticket', join(dir, 'junk.json'), '--root', commitment.root)).code).toBe(1);
   });
 });
 

@@ -20,6 +20,48 @@ export function readLaunchToken(location: Pick<Location, 'hash' | 'search'>): st
   return pick(new URLSearchParams(location.hash.replace(/^#/, ''))) ?? pick(new URLSearchParams(location.search));
 }
 
+/** The launch this tab was opened with, kept for a reload (the URL no longer has it). */
+const LAUNCH_KEY = 'spincake.launch';
+
+/** The URL without its launch token (fragment and query), everything else kept. */
+export function withoutLaunchToken(location: Pick<Location, 'pathname' | 'hash' | 'search'>): string {
+  const search = new URLSearchParams(location.search);
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+  search.delete('launchToken');
+  hash.delete('launchToken');
+  const query = search.toString();
+  const fragment = hash.toString();
+  return `${location.pathname}${query ? `?${query}` : ''}${fragment ? `#${fragment}` : ''}`;
+}
+
+export interface LaunchWindow {
+  location: Pick<Location, 'pathname' | 'hash' | 'search'>;
+  history: Pick<History, 'replaceState' | 'state'>;
+  sessionStorage: Pick<Storage, 'getItem' | 'setItem'>;
+  /** Whether this page load is a reload (Navigation Timing). */
+  reloaded: boolean;
+}
+
+/**
+ * Reads the launch token and takes it out of the URL at once (history.replaceState), so
+ * that it never stays in the address, the history or a bookmark; the server accepts it
+ * once anyway. A reload of the same tab finds the URL without it: the launch is kept in
+ * sessionStorage (this tab only) so that the reload resumes the same player's session.
+ */
+export function takeLaunchToken(win: LaunchWindow): string | null {
+  const token = readLaunchToken(win.location);
+  if (token !== null || /[#?&]launchToken=/.test(`${win.location.search}${win.location.hash}`)) {
+    win.history.replaceState(win.history.state, '', withoutLaunchToken(win.location));
+  }
+  if (token !== null) {
+    win.sessionStorage.setItem(LAUNCH_KEY, token);
+    return token;
+  }
+  if (!win.reloaded) return null;
+  const kept = win.sessionStorage.getItem(LAUNCH_KEY);
+  return kept !== null && kept.length <= MAX_LAUNCH_TOKEN_LENGTH && LAUNCH_TOKEN.test(kept) ? kept : null;
+}
+
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 const SCOPED_PREFIX = 'spincake.portal.';

@@ -88,7 +88,7 @@ export async function loadBlockFile(
   verifyForSale(block, file);
   let filePath = path.resolve(file);
   if (options.copy !== false) {
-    fs.mkdirSync(blocksDir(dataDir), { recursive: true });
+    fs.mkdirSync(blocksDir(dataDir), { recursive: true, mode: 0o700 });
     filePath = path.join(blocksDir(dataDir), `${block.id}.block`);
     if (path.resolve(file) !== filePath) await writeBlockFile(filePath, block);
   }
@@ -104,7 +104,7 @@ export async function generateStarterBlocks(
   dataDir: string,
   log: (line: string) => void,
 ): Promise<BlockRecord[]> {
-  fs.mkdirSync(blocksDir(dataDir), { recursive: true });
+  fs.mkdirSync(blocksDir(dataDir), { recursive: true, mode: 0o700 });
   const loaded: BlockRecord[] = [];
   for (const stakeCents of STAKES_CENTS) {
     const started = Date.now();

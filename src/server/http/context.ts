@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { BlockLibrary } from '../blocks/blockLibrary.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Sales } from '../sales.ts';
+import type { SessionKeyring } from '../sessions/sessionKeys.ts';
+import type { SessionRegistry } from '../sessions/sessionRegistry.ts';
 import type { Store } from '../store/types.ts';
 import type { BlockPublication } from '../transparency/publication.ts';
 import type { OperatorWallet } from '../wallet/operatorWallet.ts';
@@ -14,7 +16,10 @@ export interface AppContext {
   /** Blocks' commitments logged in the transparency log before any sale, and the tickets' log part. */
   publication: BlockPublication;
   sales: Sales;
-  sessionKey: Buffer;
+  /** Sign and check session tokens (never stored in the database). */
+  sessionKeys: SessionKeyring;
+  /** Logouts, idle sessions and used launch tokens, shared by every instance. */
+  sessions: SessionRegistry;
   clock: () => Date;
   /** Portal players' money at the operator (WALLET_URL set); null: every player on the game's ledger. */
   wallet: OperatorWallet | null;

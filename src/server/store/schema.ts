@@ -16,7 +16,7 @@ export interface Migration {
 export interface SchemaDialect {
   /** Cents and sequence numbers. */
   bigint: string;
-  /** Bytes (the session key). */
+  /** Bytes (meta's values). */
   bytes: string;
   /** The launched-wheels mask. */
   smallint: string;
@@ -216,6 +216,16 @@ ${WALLET_BETS_INDEXES}${WALLET_OUTBOX_DUE_INDEX}
     `;
 }
 
+/**
+ * The session signing key leaves the database (it is SESSION_KEYS now, sessions/sessionKeys.ts):
+ * a copy of the data must mint no session. Every session signed with it ends.
+ */
+function version5(): string {
+  return `
+      DELETE FROM meta WHERE key = 'session_key';
+    `;
+}
+
 /** Every migration, in order, as this dialect spells it. */
 export function migrations(d: SchemaDialect): readonly Migration[] {
   return [
@@ -223,6 +233,7 @@ export function migrations(d: SchemaDialect): readonly Migration[] {
     { version: 2, name: 'operator wallet: bets, outbox, balances', sql: version2(d) },
     { version: 3, name: 'sales window set by the operator', sql: version3(d) },
     { version: 4, name: 'operator wallet: books stored by key, one index fewer', sql: version4(d) },
+    { version: 5, name: 'no session key in the database', sql: version5() },
   ];
 }
 

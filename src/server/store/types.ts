@@ -237,9 +237,6 @@ export interface Store {
   /** Per block and lot, the units sold. */
   soldLots(): Promise<SoldLot[]>;
 
-  /** A secret kept with the data, created on first use: signs session tokens. */
-  sessionKey(): Promise<Buffer>;
-
   /** A new demo player, funded from house:demo-funding through the ledger. */
   createDemoPlayer(balanceCents: Cents, now: Date): Promise<PlayerRecord>;
   /** The portal's player, created with a zero balance on first sight. */

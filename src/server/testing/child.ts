@@ -10,6 +10,12 @@ export interface ChildServer {
   exited: Promise<number | string>;
 }
 
+/**
+ * Tests open many sessions from one address within a minute: the per-address and total
+ * limits (SESSION_CREATE_PER_MINUTE…) are raised unless a test sets them.
+ */
+export const TEST_SESSION_LIMITS = { SESSION_CREATE_PER_MINUTE: '100000', SESSION_CREATE_TOTAL_PER_MINUTE: '1000000' };
+
 const MAIN = path.resolve('src/server/main.ts');
 
 /** Which server to start: another checkout's (bench:server's baseline) instead of this one's. */
@@ -34,7 +40,7 @@ export function spawnServer(
   const prefix = where.label ? `${where.label}: ` : '';
   const child = spawn(where.node ?? process.execPath, [...nodeArgs, '--import', 'tsx', where.main ?? MAIN], {
     cwd: where.cwd,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...TEST_SESSION_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -9,6 +9,7 @@ import type { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import type { Store } from '../store/types.ts';
 import { testModeExtension } from '../testMode/index.ts';
 import { testBlocks, testLibrary } from './blockCache.ts';
+import { TEST_SESSION_LIMITS } from './child.ts';
 
 /** A throw-away data directory under the system's temp dir. */
 export function tempDataDir(): string {
@@ -36,7 +37,14 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = tempDataDir();
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', CLIENT_DIR: dataDir, ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CLIENT_DIR: dataDir,
+    ...TEST_SESSION_LIMITS,
+    ...env,
+  });
   const server = await startServer(config, {
     library: await testLibrary(),
     log: () => {},

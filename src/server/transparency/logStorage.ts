@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { createPrivateFile } from '../dataFiles.ts';
 import pg from 'pg';
 import type { SignedTreeHead } from '../../transparency/index.ts';
 import { applyPostgresMigrations } from '../store/postgres/migrations.ts';
@@ -216,6 +217,8 @@ export class SqliteLogStorage implements LogStorage {
 
   constructor(file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    // The log may open the blocks' database before the store does: it is made 0600 either way.
+    createPrivateFile(file);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // The store fsyncs its WAL off the event loop; the log's rare commits wait for theirs.

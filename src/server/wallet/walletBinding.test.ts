@@ -121,7 +121,7 @@ describe('wallet answers bound to their calls (contract version 2)', () => {
     const operatorId = `mallory-${randomUUID().slice(0, 8)}`;
     expect(await wallet.admin.createAccount(operatorId, { balanceCents: 5000 })).toMatchObject({ status: 'OK' });
     const launchToken = signLaunchToken(
-      { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 600 },
+      { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 300 },
       PORTAL_SECRET,
     );
     const session = await call<SessionResponse>(server.url, 'POST', '/api/session', { body: { launchToken } });

@@ -122,7 +122,7 @@ describe.each(kinds)('wallet chaos ($name)', (kind) => {
       for (const player of players) {
         await wallet.admin.createAccount(player, { balanceCents: START_CENTS });
         const launchToken = signLaunchToken(
-          { playerId: player, exp: Math.floor(Date.now() / 1000) + 3600 },
+          { playerId: player, exp: Math.floor(Date.now() / 1000) + 300 },
           PORTAL_SECRET,
         );
         const reply = await call<SessionResponse>(live()[0]!.url, 'POST', '/api/session', { body: { launchToken } });

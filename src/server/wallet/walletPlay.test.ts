@@ -43,7 +43,7 @@ async function portalSession(
 ) {
   expect(await wallet.admin.createAccount(operatorId, { balanceCents, ...options })).toMatchObject({ status: 'OK' });
   const launchToken = signLaunchToken(
-    { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 600 },
+    { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 300 },
     PORTAL_SECRET,
   );
   const reply = await call<SessionResponse>(url, 'POST', '/api/session', { body: { launchToken } });
@@ -146,13 +146,13 @@ describe('portal plays paid at the operator’s wallet', () => {
     const refused = await play(session.token, 100);
     expect([refused.status, refused.body.error.code]).toEqual([403, 'PLAYER_BLOCKED']);
     const launchToken = signLaunchToken(
-      { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 600 },
+      { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 300 },
       PORTAL_SECRET,
     );
     const denied = await call<ApiError>(url, 'POST', '/api/session', { body: { launchToken } });
     expect([denied.status, denied.body.error.code]).toEqual([403, 'PLAYER_BLOCKED']);
     const stranger = signLaunchToken(
-      { playerId: 'nobody-at-the-wallet', exp: Math.floor(Date.now() / 1000) + 600 },
+      { playerId: 'nobody-at-the-wallet', exp: Math.floor(Date.now() / 1000) + 300 },
       PORTAL_SECRET,
     );
     const unknown = await call<ApiError>(url, 'POST', '/api/session', { body: { launchToken: stranger } });

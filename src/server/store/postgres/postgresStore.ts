@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Cents, StakeCents } from '../../../rules/index.ts';
 import type { Launched } from '../../../contract/api.ts';
@@ -190,14 +190,6 @@ export class PostgresStore extends WalletBooks implements Store {
     await this.wal.durable().catch(() => {});
     await Promise.all([this.bets.idle(), this.settlements.idle(), this.retries.idle()]);
     await this.pool.end();
-  }
-
-  async sessionKey(): Promise<Buffer> {
-    await this.query(`INSERT INTO meta (key, value) VALUES ('session_key', $1) ON CONFLICT (key) DO NOTHING`, [
-      randomBytes(32),
-    ]);
-    const row = await this.query<{ value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`);
-    return row.rows[0]!.value;
   }
 
   async createDemoPlayer(balanceCents: Cents, now: Date): Promise<PlayerRecord> {

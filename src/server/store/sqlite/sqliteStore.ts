@@ -1,5 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Cents, StakeCents } from '../../../rules/index.ts';
@@ -32,6 +31,7 @@ import {
   WALLET_BET_COLUMNS,
 } from '../walletRows.ts';
 import { encodeUnit } from '../unitCode.ts';
+import { createPrivateFile, ensurePrivateDataDir } from '../../dataFiles.ts';
 import { migrate } from './migrations.ts';
 import { WalDatabase, type WalDatabaseOptions } from '../../../durability/walDatabase.ts';
 import { FlushTrigger, type WalSync } from '../../../durability/walSync.ts';
@@ -104,8 +104,10 @@ export class SqliteStore extends WalletBooks implements Store {
   protected readonly skipLocked = '';
 
   static open(dataDir: string, units: UnitSource, options: SqliteStoreOptions = {}): SqliteStore {
-    fs.mkdirSync(dataDir, { recursive: true });
-    return new SqliteStore(path.join(dataDir, SQLITE_FILE_NAME), units, options);
+    ensurePrivateDataDir(dataDir);
+    const file = path.join(dataDir, SQLITE_FILE_NAME);
+    createPrivateFile(file);
+    return new SqliteStore(file, units, options);
   }
 
   constructor(file: string, units: UnitSource, options: SqliteStoreOptions = {}) {
@@ -230,15 +232,6 @@ export class SqliteStore extends WalletBooks implements Store {
     while (this.pending.length > 0 || this.queued.length > 0) this.flush();
     await this.wal.durable().catch(() => {});
     await this.files.close();
-  }
-
-  async sessionKey(): Promise<Buffer> {
-    const row = this.db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`).get();
-    if (row) return this.seen(row.value);
-    this.db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('session_key', ?)`).run(randomBytes(32));
-    return this.written(
-      this.db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'session_key'`).get()!.value,
-    );
   }
 
   async createDemoPlayer(balanceCents: Cents, now: Date): Promise<PlayerRecord> {
