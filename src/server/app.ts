@@ -22,6 +22,8 @@ import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
 import { Sales } from './sales.ts';
 import { SalesControlWatcher } from './salesControlWatcher.ts';
+import { SaleRoom, type SaleWatcher } from './sale/saleRoom.ts';
+import { SaleRoots } from './sale/roots.ts';
 import type { Store } from './store/types.ts';
 import { OperatorWallet } from './wallet/operatorWallet.ts';
 
@@ -29,6 +31,10 @@ export interface AppDeps {
   config: ServerConfig;
   store: Store;
   library: BlockLibrary;
+  /** The blocks on sale whose roots a sale awaits; made from the store and library when not given. */
+  roots?: SaleRoots;
+  /** Told of every unit sold (the demo pool's supply). */
+  saleWatcher?: SaleWatcher | null;
   clock?: () => Date;
   /** Plugged in from outside the app (test mode); none on a real server. */
   extensions?: readonly AppExtension[];
@@ -58,14 +64,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const extensions = deps.extensions ?? [];
   let store = deps.store;
   for (const extension of extensions) store = extension.wrapStore?.(store) ?? store;
+  const sales = new Sales(config.sales);
+  const wallet = config.wallet
+    ? new OperatorWallet(store, config.wallet, { log: (level, message) => app.log[level](message) })
+    : null;
+  const roots = deps.roots ?? new SaleRoots(deps.store, deps.library);
   const context: AppContext = {
     config,
     store,
     library: deps.library,
-    sales: new Sales(config.sales),
+    sales,
     sessionKey: await deps.store.sessionKey(),
     clock: deps.clock ?? (() => new Date()),
-    wallet: null,
+    wallet,
+    sale: new SaleRoom({ store, roots, sales, wallet, watcher: deps.saleWatcher ?? null }),
   };
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -96,12 +108,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     metrics = new ServerMetrics({ store: deps.store, salesOpen: () => context.sales.isOpen(context.clock()) });
     registerRequestMetrics(app, metrics);
     deps.store.observePlayBatches(metrics);
-  }
-  if (config.wallet) {
-    const log = app.log;
-    context.wallet = new OperatorWallet(store, config.wallet, {
-      log: (level, message) => log[level](message),
-    });
   }
   // The API speaks JSON only: any other body type is refused with 415.
   app.removeContentTypeParser('text/plain');

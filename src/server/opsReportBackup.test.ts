@@ -42,6 +42,7 @@ describe('npm run ops -- report', () => {
               playerId: player.id,
               playId: newPlayId(),
               stakeCents: Number(stake) as StakeCents,
+              pool: 'demo',
               salesOpen: true,
               now: new Date(),
             }),

@@ -51,7 +51,7 @@ async function copiedBlock(dataDir: string, index: number): Promise<{ file: stri
 
 async function addBlock(store: Store, file: string, block: Block): Promise<void> {
   const { stakeCents, count } = block.header;
-  await store.addBlock({ id: block.id, stakeCents, filePath: file, count }, new Date());
+  await store.addBlock({ id: block.id, stakeCents, pool: 'demo', filePath: file, count }, new Date());
 }
 
 async function start(dataDir: string, library: BlockLibrary, prepare: (store: Store) => Promise<void>) {

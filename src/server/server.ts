@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { BlockLibrary } from './blocks/blockLibrary.ts';
-import { generateStarterBlocks } from './blocks/blockLoading.ts';
+import { DemoBlocks } from './blocks/demoBlocks.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
 import { serveMetrics } from './metrics/metricsServer.ts';
+import { SaleRoots } from './sale/roots.ts';
 import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
 
@@ -13,6 +14,8 @@ export interface RunningServer {
   context: AppContext;
   store: Store;
   library: BlockLibrary;
+  /** The demo pool's supply (demo play on); null with demo play off. */
+  demoBlocks: DemoBlocks | null;
   /** http://host:port actually bound (port 0 picks a free one). */
   url: string;
   /** http://host:port/metrics on its own port (METRICS_PORT); null when metrics are off. */
@@ -29,12 +32,15 @@ export interface ClosedServer {
   cut: number;
 }
 
-/** Opens the store (generating starter blocks on a first start), then serves the API and the client. */
+/**
+ * Opens the store (with demo play on, generating a demo block per stake on a first start),
+ * then serves the API and the client. Real blocks come only from `ops load`.
+ */
 export interface StartOptions {
   log?: (line: string) => void;
   /** Block files already read (tests share one across servers; blocks never change). */
   library?: BlockLibrary;
-  /** Runs on the opened store before the starter blocks and before listening. */
+  /** Runs on the opened store before the first demo blocks and before listening. */
   prepare?: (store: Store) => Promise<void>;
   /** Plugged into the app from outside (test mode); none on a real server. */
   extensions?: readonly AppExtension[];
@@ -46,15 +52,31 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const store = await openStore(config, library, { checkpointInWorker: true });
   try {
     await options.prepare?.(store);
-    if ((await store.listBlocks()).length === 0) {
-      log('no block loaded yet: generating one block per stake (a few seconds each)…');
-      await generateStarterBlocks(store, config.dataDir, log);
-    }
-    library.preload(await store.listBlocks());
+    const roots = new SaleRoots(store, library);
+    const demoBlocks = config.demoMode
+      ? new DemoBlocks({
+          store,
+          publish: (block) => library.publish(block),
+          dataDir: config.dataDir,
+          refillBelowUnits: config.demoRefillUnits,
+          onAdded: (block) => {
+            library.preload([block]);
+            roots.add(block);
+          },
+          log,
+        })
+      : null;
+    await demoBlocks?.ensureEachStake();
+    const blocks = await store.listBlocks();
+    library.preload(blocks);
+    roots.know(blocks);
+    demoBlocks?.checkEachStake();
     const { app, context, connections, metrics } = await buildApp({
       config,
       store,
       library,
+      roots,
+      saleWatcher: demoBlocks,
       extensions: options.extensions,
     });
     const address = await app.listen({ port: config.port, host: config.host });
@@ -75,6 +97,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       context,
       store,
       library,
+      demoBlocks,
       url,
       metricsUrl: metricsServer?.url ?? null,
       close: () => {
@@ -89,6 +112,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
             clearTimeout(deadline);
           }
           await metricsServer?.close();
+          demoBlocks?.close();
           await context.wallet?.drainer.stop();
           await store.close();
           return { cut };

@@ -1,8 +1,8 @@
 import client from 'prom-client';
 import { ERROR_CODES } from '../../contract/errorCodes.ts';
-import type { StakeCents } from '../../rules/index.ts';
-import type { PlayBatchObserver } from '../store/batchObserver.ts';
-import type { Store } from '../store/types.ts';
+import { STAKES_CENTS } from '../../rules/index.ts';
+import type { PlayBatchObserver, SoldCount } from '../store/batchObserver.ts';
+import { BLOCK_POOLS, type Store } from '../store/types.ts';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 
@@ -19,7 +19,7 @@ const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
  */
 export class ServerMetrics implements PlayBatchObserver {
   readonly registry = new client.Registry();
-  private readonly playsSold: client.Counter<'stake_cents'>;
+  private readonly playsSold: client.Counter<'stake_cents' | 'pool'>;
   private readonly refusals: client.Counter<'code'>;
   private readonly requestSeconds: client.Histogram<'method' | 'route' | 'status'>;
   private readonly batchPlays: client.Histogram;
@@ -31,8 +31,8 @@ export class ServerMetrics implements PlayBatchObserver {
     client.collectDefaultMetrics({ register: this.registry });
     this.playsSold = new client.Counter({
       name: 'spincake_plays_sold_total',
-      help: 'Units sold (plays committed; a replayed playId is not counted), per stake in cents',
-      labelNames: ['stake_cents'],
+      help: 'Units sold (plays committed; a replayed playId is not counted), per stake in cents and pool (real, demo)',
+      labelNames: ['stake_cents', 'pool'],
       registers,
     });
     this.refusals = new client.Counter({
@@ -69,14 +69,17 @@ export class ServerMetrics implements PlayBatchObserver {
     const { store, salesOpen } = sources;
     new client.Gauge({
       name: 'spincake_block_units_left',
-      help: 'Units left in each open block, per stake in cents and block id',
-      labelNames: ['stake_cents', 'block'],
+      help: 'Units left in each open block, per stake in cents, pool and block id',
+      labelNames: ['stake_cents', 'pool', 'block'],
       registers,
       async collect() {
         this.reset();
         for (const block of await store.listBlocks()) {
           if (block.status !== 'open') continue;
-          this.set({ stake_cents: block.stakeCents, block: block.id.slice(0, 16) }, block.count - block.nextPosition);
+          this.set(
+            { stake_cents: block.stakeCents, pool: block.pool, block: block.id.slice(0, 16) },
+            block.count - block.nextPosition,
+          );
         }
       },
     });
@@ -88,14 +91,16 @@ export class ServerMetrics implements PlayBatchObserver {
         this.set(salesOpen() ? 1 : 0);
       },
     });
-    // Every stake shows from the start (at 0), so that rate() sees the first sale.
-    for (const stake of [100, 200, 300, 500]) this.playsSold.inc({ stake_cents: stake }, 0);
+    // Every stake of each pool shows from the start (at 0), so that rate() sees the first sale.
+    for (const pool of BLOCK_POOLS) {
+      for (const stake of STAKES_CENTS) this.playsSold.inc({ stake_cents: stake, pool }, 0);
+    }
   }
 
-  committed(batch: { plays: number; soldByStake: ReadonlyMap<StakeCents, number>; commitSeconds: number }): void {
+  committed(batch: { plays: number; sold: readonly SoldCount[]; commitSeconds: number }): void {
     this.batchPlays.observe(batch.plays);
     this.batchCommitSeconds.observe(batch.commitSeconds);
-    for (const [stake, sold] of batch.soldByStake) this.playsSold.inc({ stake_cents: stake }, sold);
+    for (const { stakeCents, pool, count } of batch.sold) this.playsSold.inc({ stake_cents: stakeCents, pool }, count);
   }
 
   durable(seconds: number): void {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HealthResponseSchema, type HealthResponse } from '../../contract/api.ts';
+import type { BlockPool } from '../store/types.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
@@ -33,7 +34,15 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): voi
     async (): Promise<HealthResponse> => {
       let stakes: Set<number>;
       try {
-        stakes = await withTimeout(ctx.store.stakesWithUnits(), READY_TIMEOUT_MS);
+        // The pools this server sells: demo play, and portal players' real money.
+        const pools: BlockPool[] = [];
+        if (ctx.config.demoMode) pools.push('demo');
+        if (ctx.config.portalSecret !== null || pools.length === 0) pools.push('real');
+        const each = await withTimeout(
+          Promise.all(pools.map((pool) => ctx.store.stakesWithUnits(pool))),
+          READY_TIMEOUT_MS,
+        );
+        stakes = new Set(each.flatMap((set) => [...set]));
       } catch (error) {
         const reason = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
         throw new ApiError('INTERNAL', `not ready: the database does not answer (${reason})`, 503);

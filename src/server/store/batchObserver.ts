@@ -1,27 +1,38 @@
 import type { StakeCents } from '../../rules/index.ts';
 import type { Outcome } from './batchPlan.ts';
+import type { BlockPool } from './types.ts';
+
+/** Units a batch sold of one stake from one pool (`fixture`: test mode's units, from no block). */
+export interface SoldCount {
+  stakeCents: StakeCents;
+  pool: BlockPool | 'fixture';
+  count: number;
+}
 
 /**
  * What a store tells of its play batches, for whoever watches (the server's metrics). The
  * store knows only this interface, never a metrics library; no observer costs nothing.
  */
 export interface PlayBatchObserver {
-  /** A batch committed: how many plays it held, the units it sold per stake, its transaction's seconds. */
-  committed(batch: { plays: number; soldByStake: ReadonlyMap<StakeCents, number>; commitSeconds: number }): void;
+  /** A batch committed: how many plays it held, the units it sold per stake and pool, its transaction's seconds. */
+  committed(batch: { plays: number; sold: readonly SoldCount[]; commitSeconds: number }): void;
   /** The same batch made durable (SQLite's WAL fsync, PostgreSQL's log flush): seconds after its commit. */
   durable(seconds: number): void;
 }
 
-/** The units a batch sold, per stake (a replayed playId sells nothing). */
-export function soldByStake(outcomes: readonly Outcome[]): Map<StakeCents, number> {
-  const sold = new Map<StakeCents, number>();
+/** The units a batch sold, per stake and pool (a replayed playId sells nothing). */
+export function soldByStakeAndPool(outcomes: readonly Outcome[]): SoldCount[] {
+  const sold = new Map<string, SoldCount>();
   for (const outcome of outcomes) {
     if ('result' in outcome && outcome.result.ok && !outcome.result.replayed) {
-      const stake = outcome.result.play.stakeCents;
-      sold.set(stake, (sold.get(stake) ?? 0) + 1);
+      const { stakeCents, pool } = outcome.result.play;
+      const key = `${stakeCents}:${pool}`;
+      const count = sold.get(key);
+      if (count) count.count++;
+      else sold.set(key, { stakeCents, pool: pool ?? 'fixture', count: 1 });
     }
   }
-  return sold;
+  return [...sold.values()];
 }
 
 /** Tells `observer` (if any) of a committed batch, and of its durability once `durable` settles. */
@@ -35,7 +46,7 @@ export function reportBatch(
   if (!observer) return;
   observer.committed({
     plays: outcomes.length,
-    soldByStake: soldByStake(outcomes),
+    sold: soldByStakeAndPool(outcomes),
     commitSeconds: (committedAt - startedAt) / 1000,
   });
   durable.then(

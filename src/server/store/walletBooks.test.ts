@@ -64,6 +64,7 @@ describe.each(kinds)('$name store: wallet books', (kind) => {
       playerId: demo.id,
       playId: randomUUID(),
       stakeCents: 100,
+      pool: 'demo',
       salesOpen: true,
       now: new Date(),
     });

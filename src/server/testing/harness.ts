@@ -15,11 +15,11 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'spincake-test-'));
 }
 
-/** Puts the cached test blocks on sale in a store, in TEST_BLOCK_SEEDS order (no copy). */
-export async function addTestBlocks(store: Store): Promise<void> {
-  for (const { file, block } of await testBlocks()) {
+/** Puts the cached test blocks on sale in a store, each in its pool, in TEST_BLOCK_SEEDS order (no copy). */
+export async function addTestBlocks(store: Pick<Store, 'addBlock'>): Promise<void> {
+  for (const { file, block, pool } of await testBlocks()) {
     await store.addBlock(
-      { id: block.id, stakeCents: block.header.stakeCents, filePath: file, count: block.header.count },
+      { id: block.id, stakeCents: block.header.stakeCents, pool, filePath: file, count: block.header.count },
       new Date(),
     );
   }
@@ -36,7 +36,15 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = tempDataDir();
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', CLIENT_DIR: dataDir, ...env });
+  // No demo block made behind a test's back unless it asks (DEMO_REFILL_UNITS).
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CLIENT_DIR: dataDir,
+    DEMO_REFILL_UNITS: '0',
+    ...env,
+  });
   const server = await startServer(config, {
     library: await testLibrary(),
     log: () => {},

@@ -34,7 +34,7 @@ function ok(result: BuyResult) {
 }
 
 function buy(store: PostgresStore, playerId: string, stakeCents: StakeCents, playId = randomUUID()) {
-  return store.buyPlay({ playerId, playId, stakeCents, salesOpen: true, now: new Date() });
+  return store.buyPlay({ playerId, playId, stakeCents, pool: 'demo', salesOpen: true, now: new Date() });
 }
 
 describe.skipIf(!reachable)('PostgreSQL store', () => {
@@ -215,7 +215,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     let blocksRead = false;
     let stakesRead = false;
     const blocks = one.listBlocks().then((list) => ((blocksRead = true), list));
-    const stakes = one.stakesWithUnits().then((set) => ((stakesRead = true), set));
+    const stakes = one.stakesWithUnits('demo').then((set) => ((stakesRead = true), set));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(read).toBe(false);
     expect(blocksRead).toBe(false);
