@@ -55,7 +55,13 @@ async function addBlock(store: Store, file: string, block: Block): Promise<void>
 }
 
 async function start(dataDir: string, library: BlockLibrary, prepare: (store: Store) => Promise<void>) {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', CLIENT_DIR: dataDir });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CLIENT_DIR: dataDir,
+    DEMO_REFILL_UNITS: '0',
+  });
   const server = await startServer(config, { library, log: () => {}, prepare });
   servers.push(server);
   return server;

@@ -66,7 +66,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           log,
         })
       : null;
-    await demoBlocks?.ensureEachStake();
+    await demoBlocks?.ensureFirstBlocks();
     const blocks = await store.listBlocks();
     library.preload(blocks);
     roots.know(blocks);

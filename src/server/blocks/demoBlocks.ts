@@ -46,14 +46,16 @@ export class DemoBlocks {
     this.make = options.make ?? makeDemoBlockInWorker;
   }
 
-  /** First start: one demo block for each stake that has never had one (before the server listens). */
-  async ensureEachStake(): Promise<void> {
+  /**
+   * First start (no demo block yet: a new database, or one from before pools): one demo
+   * block per stake, made before the server listens. Later, a stake running low is refilled.
+   */
+  async ensureFirstBlocks(): Promise<void> {
     const blocks = await this.options.store.listBlocks();
-    const missing = STAKES_CENTS.filter((stake) => !blocks.some((b) => b.pool === 'demo' && b.stakeCents === stake));
-    if (missing.length === 0) return;
-    this.options.log(`no demo block yet for ${missing.length} stake(s): generating one each (a few seconds each)…`);
+    if (blocks.some((b) => b.pool === 'demo')) return;
     const { store, dataDir, log, onAdded } = this.options;
-    for (const block of await generateStarterBlocks(store, dataDir, log, 'demo', missing)) onAdded(block);
+    log('no demo block yet: generating one per stake (a few seconds each)…');
+    for (const block of await generateStarterBlocks(store, dataDir, log, 'demo')) onAdded(block);
   }
 
   /** Checks every stake once (a restart with a demo pool running low refills it). */

@@ -61,7 +61,7 @@ describe.each(kinds)('$name store', (kind) => {
     if (!kind.available) return context.skip();
     opened = await kind.open(library);
     store = opened.store;
-    await addTestBlocks(store);
+    await addTestBlocks(store, ['demo', 'real']);
     blockIds = (await store.listBlocks()).map((b) => b.id);
   });
   afterEach(async () => {

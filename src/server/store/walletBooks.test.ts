@@ -39,7 +39,7 @@ describe.each(kinds)('$name store: wallet books', (kind) => {
     if (!kind.available) return context.skip();
     opened = await kind.open(library);
     store = opened.store;
-    await addTestBlocks(store);
+    await addTestBlocks(store, ['demo', 'real']);
     await store.ensurePortalPlayer(PLAYER, new Date());
   });
   afterEach(async () => {

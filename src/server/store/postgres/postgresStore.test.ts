@@ -57,7 +57,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await openStore();
     await openStore();
     const { rows } = await admin.query('SELECT version FROM schema_migrations ORDER BY version');
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
     const outboxIndexes = await admin.query(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'wallet_outbox' ORDER BY indexname`,
     );
