@@ -5,10 +5,9 @@ import type { BlocksResponse, PlayResponse, TicketProofResponse } from '../contr
 import { CommitmentWorkers, commitmentFilePath, readCommitmentFile, type Block } from '../emission/index.ts';
 import { verifyTicketProof } from '../proofs/index.ts';
 import { BlockLibrary, RootNotPublishedError } from './blocks/blockLibrary.ts';
-import { loadConfig } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
-import { call, demoSession, newPlayId, tempDataDir } from './testing/harness.ts';
+import { call, demoSession, newPlayId, tempDataDir, testConfig } from './testing/harness.ts';
 import type { Store } from './store/types.ts';
 
 /** Real commitment workers whose work starts only once the test releases it. */
@@ -55,13 +54,7 @@ async function addBlock(store: Store, file: string, block: Block): Promise<void>
 }
 
 async function start(dataDir: string, library: BlockLibrary, prepare: (store: Store) => Promise<void>) {
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CLIENT_DIR: dataDir,
-    DEMO_REFILL_UNITS: '0',
-  });
+  const config = testConfig(dataDir);
   const server = await startServer(config, { library, log: () => {}, prepare });
   servers.push(server);
   return server;

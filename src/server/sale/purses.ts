@@ -1,16 +1,9 @@
-import type { StakeCents } from '../../rules/index.ts';
 import { operatorPlayerId } from '../portalPlayer.ts';
 import type { BlockPool, BuyResult, PlayerRecord, Store } from '../store/types.ts';
-import type { OperatorWallet, WalletBalance, WalletPlayResult } from '../wallet/operatorWallet.ts';
+import type { OperatorWallet, WalletBalance, WalletPlayRequest, WalletPlayResult } from '../wallet/operatorWallet.ts';
 
-/** One play as a purse pays for it. */
-export interface PurseBuy {
-  playerId: string;
-  playId: string;
-  stakeCents: StakeCents;
-  salesOpen: boolean;
-  now: Date;
-}
+/** One play as a purse pays for it: the wallet's request without the operator's id. */
+export type PurseBuy = Omit<WalletPlayRequest, 'operatorPlayerId'>;
 
 export type PurseResult = BuyResult | WalletPlayResult;
 

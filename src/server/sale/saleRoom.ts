@@ -1,18 +1,12 @@
-import type { StakeCents } from '../../rules/index.ts';
 import type { Sales } from '../sales.ts';
 import type { BuyRefusal, PlayRecord, Store } from '../store/types.ts';
 import type { OperatorWallet } from '../wallet/operatorWallet.ts';
 import { WALLET_UNAVAILABLE, type WalletRefusal } from '../wallet/refusals.ts';
-import { choosePurse, type Purse } from './purses.ts';
+import { choosePurse, type Purse, type PurseBuy } from './purses.ts';
 import type { SaleRoots } from './roots.ts';
 
-/** A « Jouer » as the route hands it over. */
-export interface SaleRequest {
-  playerId: string;
-  playId: string;
-  stakeCents: StakeCents;
-  now: Date;
-}
+/** A « Jouer » as the route hands it over: the player, the playId, the stake, the time. */
+export type SaleRequest = Omit<PurseBuy, 'salesOpen'>;
 
 export type SaleResult =
   | { ok: true; play: PlayRecord; balanceCents: number; replayed: boolean }

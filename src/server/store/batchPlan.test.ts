@@ -171,7 +171,12 @@ describe('planBatch', () => {
 
   it('never sells a player a unit of the other pool, whatever the request asks', () => {
     const blocks = [block('b100a', 100, 3, 'open', 0, 'demo'), block('b100b', 100, 2, 'open', 0, 'real')];
-    const demoAsksReal = planBatch([request('a', 100, { pool: 'real' })], reads(1_000, blocks, 'demo'), units, encodeUnit);
+    const demoAsksReal = planBatch(
+      [request('a', 100, { pool: 'real' })],
+      reads(1_000, blocks, 'demo'),
+      units,
+      encodeUnit,
+    );
     const portalAsksDemo = planBatch([request('b')], reads(1_000, blocks, 'portal'), units, encodeUnit);
     for (const { outcomes, writes } of [demoAsksReal, portalAsksDemo]) {
       expect('error' in outcomes[0]!).toBe(true);

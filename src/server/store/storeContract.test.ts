@@ -23,7 +23,14 @@ beforeAll(async () => {
 });
 
 function buy(store: Store, playerId: string, stakeCents: StakeCents, more: Partial<BuyRequest> = {}) {
-  const request = { playerId, playId: randomUUID(), stakeCents, pool: 'demo' as const, salesOpen: true, now: new Date() };
+  const request = {
+    playerId,
+    playId: randomUUID(),
+    stakeCents,
+    pool: 'demo' as const,
+    salesOpen: true,
+    now: new Date(),
+  };
   return store.buyPlay({ ...request, ...more });
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SessionResponse } from '../../contract/api.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type ServerConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import type { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import type { BlockPool, Store } from '../store/types.ts';
@@ -41,6 +41,21 @@ export async function addTestBlocks(
   }
 }
 
+/**
+ * A test server's configuration: a free port on loopback, the data dir, and no demo block
+ * made behind a test's back unless it asks (DEMO_REFILL_UNITS); `env` adds or overrides.
+ */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): ServerConfig {
+  return loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CLIENT_DIR: dataDir,
+    DEMO_REFILL_UNITS: '0',
+    ...env,
+  });
+}
+
 export interface TestServer extends RunningServer {
   dataDir: string;
   sqlite: SqliteStore;
@@ -52,15 +67,7 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = tempDataDir();
-  // No demo block made behind a test's back unless it asks (DEMO_REFILL_UNITS).
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CLIENT_DIR: dataDir,
-    DEMO_REFILL_UNITS: '0',
-    ...env,
-  });
+  const config = testConfig(dataDir, env);
   // Real blocks for portal players' money, demo blocks for demo play.
   const pools: BlockPool[] = [];
   if (config.demoMode) pools.push('demo');

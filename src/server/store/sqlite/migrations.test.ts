@@ -154,7 +154,9 @@ describe('SQLite migrations', () => {
     const playEntries: LedgerEntry<'stake' | 'prize'>[] = [];
     pushPlayEntries(playEntries, 'play-old', playerAccount('demo-old'), 100, winCents, at);
     const entries: LedgerEntry[] = [...fundingEntries('demo-old', 10_000, at), ...playEntries];
-    const insert = db.prepare('INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     for (const e of entries) insert.run(e.txn, e.account, e.amountCents, e.playId, e.kind, e.createdAt);
     db.close();
 
