@@ -9,7 +9,8 @@ import { call, databaseDump, demoSession, newPlayId, startTestServer, type TestS
 let s: TestServer;
 let blocks: Block[];
 beforeAll(async () => {
-  s = await startTestServer({ SPINCAKE_TEST_MODE: '1' });
+  // Portal sessions on: real blocks on sale beside the demo ones, each pool's listed.
+  s = await startTestServer({ SPINCAKE_TEST_MODE: '1', PORTAL_SECRET: 'portal-secret-for-the-proofs-test-0123456789' });
   blocks = (await testBlocks()).map((b) => b.block);
 });
 afterAll(async () => {
