@@ -196,6 +196,23 @@ export default tseslint.config(
     ['src/server/security/**/*.test.ts'],
   ),
   layer(
+    ['src/server/sale/**'],
+    [
+      ...SERVER,
+      '**/testMode/**',
+      '**/routes/**',
+      '**/http/**',
+      '**/emission/**',
+      '**/blocks/**',
+      '**/metrics/**',
+      'fastify',
+      '**/app.ts',
+      '**/server.ts',
+      '**/main.ts',
+    ],
+    'src/server/sale (the one sale path: purse and pool chosen once, roots awaited) is below the routes: the store, the wallet, the sales window.',
+  ),
+  layer(
     ['src/server/routes/**'],
     [...SERVER, '**/testMode/**', '**/emission/**', '**/seededRandom.ts', '**/app.ts', '**/server.ts', '**/main.ts'],
     'src/server/routes are the API as sold: no test fixtures, no emission, and never the app that registers them.',

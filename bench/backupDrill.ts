@@ -56,6 +56,7 @@ try {
           playerId: players[(sold + i) % PLAYERS]!,
           playId: newPlayId(),
           stakeCents: STAKES_CENTS[(sold + i) % STAKES_CENTS.length]!,
+          pool: 'demo',
           salesOpen: true,
           now: new Date(),
         }),

@@ -4,7 +4,9 @@
  *   - the reference operator wallet (src/operator, its own process and SQLite file in
  *     data/portal-wallet.sqlite), with the demo player's account (100,00 € on first start);
  *   - the game server (npm start's, DATA_DIR ./data), portal sessions on, demo play off, its
- *     portal players' money at that wallet (WALLET_URL, WALLET_SECRET);
+ *     portal players' money at that wallet (WALLET_URL, WALLET_SECRET); real money buys only
+ *     real blocks, which come only from `ops load`: on a first run this script generates one
+ *     per stake and loads it as `ops load` does (audit, regenerated from its seed), itself;
  *   - the demo portal (examples/portal) that launches the game in an iframe with a signed
  *     launch token.
  *
@@ -12,10 +14,17 @@
  * demo-player), --balance-cents C (opening balance of a new account). Ctrl-C stops all three.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { walletAdmin } from '../src/operator/adminClient.ts';
+import { STAKES_CENTS } from '../src/rules/index.ts';
+import { BlockLibrary } from '../src/server/blocks/blockLibrary.ts';
+import { loadBlockFile, makeBlockFile } from '../src/server/blocks/blockLoading.ts';
+import { loadConfig } from '../src/server/config.ts';
+import { openStore } from '../src/server/store/openStore.ts';
 import { startPortalDemo } from './portal-demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -48,6 +57,25 @@ function start(label: string, main: string, env: Record<string, string>): Promis
   });
 }
 
+/** A real block for each stake that has none with units left: generated, then loaded as `ops load` does. */
+async function loadRealBlocks(): Promise<void> {
+  const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? path.join(ROOT, 'data') });
+  const store = await openStore(config, new BlockLibrary());
+  try {
+    const onSale = await store.stakesWithUnits('real');
+    for (const stakeCents of STAKES_CENTS.filter((stake) => !onSale.has(stake))) {
+      // Generated apart, then given to the same loading as `ops load FILE`, which copies it in.
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'spincake-portal-'));
+      const made = await makeBlockFile(stakeCents, scratch, 'real');
+      const block = await loadBlockFile(store, config.dataDir, made.block.filePath);
+      fs.rmSync(scratch, { recursive: true, force: true });
+      console.log(`[ops] loaded real block ${block.id.slice(0, 12)}… for ${stakeCents / 100} €; root ${made.root}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -70,6 +98,8 @@ async function main(): Promise<void> {
   const account = created.status === 'OK' ? created : await admin.account(values.player);
   if (account.status !== 'OK' || !('account' in account)) throw new Error(`wallet account: ${JSON.stringify(account)}`);
   console.log(`[wallet] ${values.player}: ${(account.account.balanceCents / 100).toFixed(2)} € at the operator`);
+
+  await loadRealBlocks();
 
   const portalOrigin = `http://localhost:${PORTAL_PORT}`;
   const gameUrl = await start('game', 'src/server/main.ts', {

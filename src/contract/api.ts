@@ -138,10 +138,14 @@ const HashHex = Type.String({ pattern: '^[0-9a-f]{64}$' });
 /** How far a block is in its sale: waiting its turn, on sale, every unit sold, or taken off sale. */
 export type BlockSaleStatus = 'queued' | 'open' | 'sold-out' | 'closed';
 
+/** Which money a block is sold for: `real` to portal players, `demo` to demo players' play money. */
+export type BlockPoolName = 'real' | 'demo';
+
 /** One block as published: its commitment from before its first sale, its seed once nothing is left to sell. */
 export const PublicBlockSchema = Type.Object({
   id: Type.String(),
   stakeCents: StakeOutSchema,
+  pool: Type.Unsafe<BlockPoolName>({ type: 'string', enum: ['real', 'demo'] }),
   count: Type.Integer(),
   sold: Type.Integer(),
   status: Type.Unsafe<BlockSaleStatus>({ type: 'string', enum: ['queued', 'open', 'sold-out', 'closed'] }),

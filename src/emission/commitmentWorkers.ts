@@ -15,15 +15,18 @@ import type { PartReply, PartRequest } from './commitmentWorker.ts';
 export const SMALL_BLOCK_UNITS = 4096;
 
 /**
- * The worker's code is TypeScript, run by tsx like the rest of the server: the thread
- * starts with a small ES module that loads tsx's API, then the worker module through it.
+ * A worker thread whose code is TypeScript, run by tsx like the rest of the server: the
+ * thread starts with a small ES module that loads tsx's API, then `moduleHref` through it.
  */
-function startWorker(): Worker {
+export function startTypeScriptWorker(moduleHref: string, workerData?: unknown): Worker {
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  const module = new URL('./commitmentWorker.ts', import.meta.url).href;
   const boot = `const { tsImport } = await import(${JSON.stringify(tsxApi)});
-await tsImport(${JSON.stringify(module)}, ${JSON.stringify(import.meta.url)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+await tsImport(${JSON.stringify(moduleHref)}, ${JSON.stringify(import.meta.url)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData });
+}
+
+function startWorker(): Worker {
+  return startTypeScriptWorker(new URL('./commitmentWorker.ts', import.meta.url).href);
 }
 
 interface Job {

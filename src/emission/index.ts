@@ -14,5 +14,5 @@ export { unitForPair } from './faces.ts';
 export { PAIR_SPLIT, blockPairCounts } from './split.ts';
 export { UNIT_BYTES } from './record.ts';
 export { commitBlock, unitProof, unitSalts, type BlockCommitment, type UnitProof } from './commitment.ts';
-export { CommitmentWorkers } from './commitmentWorkers.ts';
+export { CommitmentWorkers, startTypeScriptWorker } from './commitmentWorkers.ts';
 export { commitmentFilePath, readCommitmentFile, writeCommitmentFile } from './commitmentFile.ts';

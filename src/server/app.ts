@@ -27,6 +27,8 @@ import { openSessionBook } from './sessions/openSessionBook.ts';
 import { loadSessionKeyring, type SessionKeyring } from './sessions/sessionKeys.ts';
 import { SessionRegistry } from './sessions/sessionRegistry.ts';
 import { SalesControlWatcher } from './salesControlWatcher.ts';
+import { SaleRoom, type SaleWatcher } from './sale/saleRoom.ts';
+import { SaleRoots } from './sale/roots.ts';
 import type { Store } from './store/types.ts';
 import type { BlockPublication } from './transparency/publication.ts';
 import { registerTransparencyRoutes } from './transparency/routes.ts';
@@ -37,6 +39,10 @@ export interface AppDeps {
   store: Store;
   library: BlockLibrary;
   publication: BlockPublication;
+  /** The blocks on sale whose publication a sale awaits; made from the store and publication when not given. */
+  roots?: SaleRoots;
+  /** Told of every unit sold (the demo pool's supply). */
+  saleWatcher?: SaleWatcher | null;
   clock?: () => Date;
   /** Plugged in from outside the app (test mode); none on a real server. */
   extensions?: readonly AppExtension[];
@@ -70,12 +76,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   for (const extension of extensions) store = extension.wrapStore?.(store) ?? store;
   const clock = deps.clock ?? (() => new Date());
   const sessionBook = await openSessionBook(config);
+  const sales = new Sales(config.sales);
+  const wallet = config.wallet
+    ? new OperatorWallet(store, config.wallet, { log: (level, message) => app.log[level](message) })
+    : null;
+  const roots = deps.roots ?? new SaleRoots(deps.store, deps.publication);
   const context: AppContext = {
     config,
     store,
     library: deps.library,
     publication: deps.publication,
-    sales: new Sales(config.sales),
+    sales,
     sessionKeys: deps.sessionKeys ?? loadSessionKeyring(config),
     sessions: new SessionRegistry(
       sessionBook,
@@ -85,7 +96,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       (error) => app.log.warn({ err: error }, 'cannot read or write the sessions; trying again'),
     ),
     clock,
-    wallet: null,
+    wallet,
+    // The context's clock, which a test may set after the start: a sale that waited takes its time after.
+    sale: new SaleRoom({
+      store,
+      roots,
+      sales,
+      wallet,
+      watcher: deps.saleWatcher ?? null,
+      clock: () => context.clock(),
+    }),
   };
   const app = Fastify({
     // Behind the operator's proxies (TRUST_PROXY), request.ip is the client's: limits and logs see it.
@@ -127,12 +147,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     });
     registerRequestMetrics(app, metrics);
     deps.store.observePlayBatches(metrics);
-  }
-  if (config.wallet) {
-    const log = app.log;
-    context.wallet = new OperatorWallet(store, config.wallet, {
-      log: (level, message) => log[level](message),
-    });
   }
   // The API speaks JSON only: any other body type is refused with 415.
   app.removeContentTypeParser('text/plain');

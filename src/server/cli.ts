@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { BlockFileError } from '../emission/index.ts';
+import { formatCents } from '../rules/index.ts';
 import { BlockLibrary } from './blocks/blockLibrary.ts';
 import { BlockRefusedError, loadBlockFile } from './blocks/blockLoading.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -63,7 +64,7 @@ async function run(args: string[]): Promise<number> {
           // The commitment to publish before the first sale (GET /api/blocks shows it too).
           const { root, seedHash } = await library.summary(block);
           console.log(
-            `loaded ${file}: ${block.stakeCents / 100} € × ${block.count} units, block ${block.id.slice(0, 16)}…, ${block.status}; ` +
+            `loaded ${file}: ${block.stakeCents / 100} € × ${block.count} units, ${block.pool} block ${block.id.slice(0, 16)}…, ${block.status}; ` +
               `root ${root}, seed hash ${seedHash}`,
           );
         }
@@ -79,6 +80,16 @@ async function run(args: string[]): Promise<number> {
         const startedAt = new Date();
         const report = await store.readSnapshot(() => auditLedger(store, library));
         for (const line of report.problems) console.log(`PROBLEM ${line}`);
+        const { real, demo } = report.pools;
+        console.log(
+          `real money: ${real.plays} plays, stakes ${formatCents(real.stakesCents)}, lots ${formatCents(real.prizesCents)}`,
+        );
+        console.log(`demo play money (apart): ${demo.plays} plays`);
+        if (report.beforePools.plays > 0) {
+          console.log(
+            `before pools: ${report.beforePools.plays} plays from real blocks, ${report.beforePools.demoPlays} of them demo players'`,
+          );
+        }
         console.log(
           `${report.ok ? 'ledger OK' : 'ledger FAILED'}: ${report.plays} plays, ${report.blocks} blocks, ${report.players} players checked`,
         );

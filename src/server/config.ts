@@ -26,6 +26,8 @@ export interface ServerConfig {
   portalOrigins: string[];
   demoMode: boolean;
   demoBalanceCents: Cents;
+  /** With demo play on: below this many demo units left in a stake, the server makes a fresh demo block (0: never). */
+  demoRefillUnits: number;
   /** Enables the /api/test/* routes. Never in production. */
   testMode: boolean;
   /** Requests per minute and per session (or per address without a session). */
@@ -286,6 +288,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     portalOrigins: origins(env, 'PORTAL_ORIGINS', profile),
     demoMode: flag(env, 'DEMO_MODE', true),
     demoBalanceCents,
+    demoRefillUnits: integer(env, 'DEMO_REFILL_UNITS', 200_000, 0, 1_000_000),
     testMode: flag(env, 'SPINCAKE_TEST_MODE', false),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Play, PlayResponse, SessionResponse } from '../contract/api.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
@@ -10,6 +10,9 @@ import { addTestBlocks, call, newPlayId, tempDataDir } from './testing/harness.t
 
 const dataDir = tempDataDir();
 let running: ChildServer | null = null;
+
+// The test blocks and their commitments read before the clock of the test starts (nine blocks, seconds).
+beforeAll(() => testLibrary().then(() => undefined), 240_000);
 
 afterAll(() => {
   running?.process.kill('SIGKILL');

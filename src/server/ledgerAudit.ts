@@ -1,7 +1,14 @@
 import { blockLotTable, evaluate, type StakeCents } from '../rules/index.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
-import type { Store } from './store/types.ts';
+import { poolOfPlayer, type BlockPool, type Store } from './store/types.ts';
 import { encodeUnit } from './store/unitCode.ts';
+
+/** Plays sold from one pool's blocks, and their money. */
+export interface PoolTotals {
+  plays: number;
+  stakesCents: number;
+  prizesCents: number;
+}
 
 export interface LedgerAuditReport {
   ok: boolean;
@@ -9,6 +16,10 @@ export interface LedgerAuditReport {
   plays: number;
   blocks: number;
   players: number;
+  /** Per pool: real money's totals, and demo play money's apart. */
+  pools: Record<BlockPool, PoolTotals>;
+  /** Plays sold before blocks had pools (all from real blocks); how many of them demo players'. */
+  beforePools: { plays: number; demoPlays: number };
 }
 
 const MAX_PROBLEMS = 50;
@@ -21,6 +32,8 @@ const MAX_PROBLEMS = 50;
  * Fixture plays (test mode) come from no block: their money is checked, not their block.
  * Plays paid at the operator's wallet move money on the player's mirror of the wallet
  * instead of a game balance; each must have its bet and exactly one win owed or paid.
+ * Pools: no unit of a real block sold to a demo player, none of a demo block to a portal
+ * player; the real-money totals leave demo play out.
  */
 export async function auditLedger(store: Store, library: BlockLibrary): Promise<LedgerAuditReport> {
   const problems: string[] = [];
@@ -65,6 +78,31 @@ export async function auditLedger(store: Store, library: BlockLibrary): Promise<
     else if (lot.count > row.count) {
       problem(`block ${lot.blockId}: ${lot.count} units of lot ${lot.lotCents} sold, the table holds ${row.count}`);
     }
+  }
+
+  // Pools apart: each play's pool is its block's, and the pool of its player's kind. Plays
+  // from before pools existed record none: counted apart (demo players' took real units then).
+  const pools: Record<BlockPool, PoolTotals> = {
+    real: { plays: 0, stakesCents: 0, prizesCents: 0 },
+    demo: { plays: 0, stakesCents: 0, prizesCents: 0 },
+  };
+  const beforePools = { plays: 0, demoPlays: 0 };
+  for (const p of facts.poolPlays) {
+    if (p.playPool === null) {
+      beforePools.plays += p.plays;
+      if (p.playerKind === 'demo') beforePools.demoPlays += p.plays;
+      continue;
+    }
+    if (p.playPool !== p.blockPool) {
+      problem(`${p.plays} play(s) record the ${p.playPool} pool but their block is in the ${p.blockPool} pool`);
+    }
+    if (poolOfPlayer(p.playerKind) !== p.blockPool) {
+      problem(`${p.plays} play(s) of ${p.playerKind} players sold from ${p.blockPool} blocks`);
+    }
+    const totals = pools[p.blockPool];
+    totals.plays += p.plays;
+    totals.stakesCents += p.stakesCents;
+    totals.prizesCents += p.prizesCents;
   }
 
   let plays = 0;
@@ -120,5 +158,7 @@ export async function auditLedger(store: Store, library: BlockLibrary): Promise<
     plays,
     blocks: facts.blockCursors.length,
     players: facts.balances.length,
+    pools,
+    beforePools,
   };
 }

@@ -25,7 +25,7 @@ export function ledgerAuditRecordPath(dataDir: string): string {
 export function writeLedgerAuditRecord(
   dataDir: string,
   database: LedgerAuditRecord['database'],
-  report: LedgerAuditReport,
+  report: Pick<LedgerAuditReport, 'ok' | 'problems' | 'plays' | 'blocks' | 'players'>,
   startedAt: Date,
   finishedAt: Date,
 ): LedgerAuditRecord {

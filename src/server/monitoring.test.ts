@@ -83,8 +83,9 @@ describe('monitoring with a real Prometheus', () => {
       cleanups.push(() => database.drop());
       const library = await testLibrary();
       const prepared = await PostgresStore.connect(database.url, library);
-      await addTestBlocks(prepared);
-      const twoEuro = (await prepared.listBlocks()).find((b) => b.stakeCents === 200)!;
+      // Real blocks for the portal player's money: these servers sell no demo play.
+      await addTestBlocks(prepared, ['real']);
+      const twoEuro = (await prepared.listBlocks()).find((b) => b.stakeCents === 200 && b.pool === 'real')!;
       await prepared.forceBlockCursor(twoEuro.id, twoEuro.count - LEFT_IN_BLOCK);
       await prepared.close();
 
@@ -109,6 +110,7 @@ describe('monitoring with a real Prometheus', () => {
           HOST: '127.0.0.1',
           METRICS_PORT: '0',
           PORTAL_SECRET,
+          DEMO_MODE: '0',
           ...wallet.gameEnv,
           WALLET_TIMEOUT_MS: '300',
           WALLET_RETRY_BASE_MS: '50',

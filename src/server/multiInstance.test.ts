@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Play, PlayResponse, SessionResponse } from '../contract/api.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { PostgresStore } from './store/postgres/postgresStore.ts';
@@ -25,6 +25,9 @@ const STAKES = [100, 100, 100, 200, 500] as const;
 const dataDir = tempDataDir();
 let database: TestDatabase | null = null;
 const running = new Set<ChildServer>();
+
+// The test blocks and their commitments read before the clock of the test starts (nine blocks, seconds).
+beforeAll(() => testLibrary().then(() => undefined), 240_000);
 
 afterAll(async () => {
   for (const server of running) server.process.kill('SIGKILL');

@@ -18,7 +18,9 @@ describe('metrics on a port of their own', () => {
   it('counts plays per stake, refusals per code, requests per route, batches and units left', async () => {
     const before = await scrape(server);
     for (const stake of STAKES_CENTS)
-      expect(sample(before, 'spincake_plays_sold_total', `stake_cents="${stake}"`)).toBe(0);
+      for (const pool of ['demo', 'real']) {
+        expect(sample(before, 'spincake_plays_sold_total', `stake_cents="${stake}",pool="${pool}"`)).toBe(0);
+      }
     const openOneEuro = (await server.store.listBlocks()).find((b) => b.stakeCents === 100 && b.status === 'open')!;
     const leftBefore = openOneEuro.count - openOneEuro.nextPosition;
 
@@ -40,9 +42,13 @@ describe('metrics on a port of their own', () => {
     expect((await call(server.url, 'GET', '/api/account')).status).toBe(401);
 
     const after = await scrape(server);
-    expect(sample(after, 'spincake_plays_sold_total', 'stake_cents="100"')).toBe(3);
-    expect(sample(after, 'spincake_plays_sold_total', 'stake_cents="200"')).toBe(1);
-    expect(sample(after, 'spincake_plays_sold_total', 'stake_cents="500"')).toBe(0);
+    // Demo sessions: sold from the demo pool, never counted as real sales.
+    expect(sample(after, 'spincake_plays_sold_total', 'stake_cents="100",pool="demo"')).toBe(3);
+    expect(sample(after, 'spincake_plays_sold_total', 'stake_cents="200",pool="demo"')).toBe(1);
+    expect(sample(after, 'spincake_plays_sold_total', 'stake_cents="500",pool="demo"')).toBe(0);
+    for (const stake of STAKES_CENTS) {
+      expect(sample(after, 'spincake_plays_sold_total', `stake_cents="${stake}",pool="real"`)).toBe(0);
+    }
     expect(sample(after, 'spincake_refusals_total', 'code="INVALID_INPUT"')).toBe(1);
     expect(sample(after, 'spincake_refusals_total', 'code="NOT_FOUND"')).toBe(1);
     expect(sample(after, 'spincake_refusals_total', 'code="NO_SESSION"')).toBe(1);
@@ -67,9 +73,8 @@ describe('metrics on a port of their own', () => {
     expect(sample(after, 'spincake_play_batch_size_sum')).toBe(5);
     expect(sample(after, 'spincake_play_batch_commit_seconds_count')).toBe(batches);
     expect(sample(after, 'spincake_play_batch_flush_seconds_count')).toBe(batches);
-    expect(sample(after, 'spincake_block_units_left', `stake_cents="100",block="${openOneEuro.id.slice(0, 16)}"`)).toBe(
-      leftBefore - 3,
-    );
+    const openOneEuroLabels = `stake_cents="100",pool="demo",block="${openOneEuro.id.slice(0, 16)}"`;
+    expect(sample(after, 'spincake_block_units_left', openOneEuroLabels)).toBe(leftBefore - 3);
     expect(sample(after, 'spincake_sales_open')).toBe(1);
     expect(sample(after, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(after).toContain('nodejs_eventloop_lag_seconds');

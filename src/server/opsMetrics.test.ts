@@ -19,8 +19,8 @@ describe('the metrics operations alert on', () => {
     for (const stake of STAKES_CENTS) {
       expect(sample(first, 'spincake_regulation_payout_ratio', `stake_cents="${stake}"`)).toBe(0.7);
     }
-    expect(sample(first, 'spincake_units_on_sale', 'stake_cents="100",pool="real"')).toBe(2_000_000);
-    expect(sample(first, 'spincake_supply_hours', 'stake_cents="100",pool="real"')).toBe(Infinity);
+    expect(sample(first, 'spincake_units_on_sale', 'stake_cents="100",pool="demo"')).toBe(2_000_000);
+    expect(sample(first, 'spincake_supply_hours', 'stake_cents="100",pool="demo"')).toBe(Infinity);
     expect(sample(first, 'spincake_wallet_outbox_pending')).toBe(0);
     expect(sample(first, 'spincake_wallet_outbox_oldest_age_seconds')).toBe(0);
     expect(sample(first, 'spincake_wallet_bets_without_outcome')).toBe(0);
@@ -49,14 +49,14 @@ describe('the metrics operations alert on', () => {
     const after = await scrape(server);
     expect(sample(after, 'spincake_stakes_cents_total', 'stake_cents="100"')).toBe(600);
     expect(sample(after, 'spincake_prizes_cents_total', 'stake_cents="100"')).toBe(won);
-    expect(sample(after, 'spincake_units_on_sale', 'stake_cents="100",pool="real"')).toBe(2_000_000 - 6);
-    const perHour = sample(after, 'spincake_units_sold_per_hour', 'stake_cents="100",pool="real"')!;
+    expect(sample(after, 'spincake_units_on_sale', 'stake_cents="100",pool="demo"')).toBe(2_000_000 - 6);
+    const perHour = sample(after, 'spincake_units_sold_per_hour', 'stake_cents="100",pool="demo"')!;
     expect(perHour).toBeGreaterThan(0);
-    expect(sample(after, 'spincake_supply_hours', 'stake_cents="100",pool="real"')).toBeCloseTo(
+    expect(sample(after, 'spincake_supply_hours', 'stake_cents="100",pool="demo"')).toBeCloseTo(
       (2_000_000 - 6) / perHour,
       3,
     );
-    expect(sample(after, 'spincake_supply_hours', 'stake_cents="200",pool="real"')).toBe(Infinity);
+    expect(sample(after, 'spincake_supply_hours', 'stake_cents="200",pool="demo"')).toBe(Infinity);
     const sqlite = 'database="sqlite"';
     expect(sample(after, 'spincake_ledger_audit_ok', sqlite)).toBe(0);
     expect(sample(after, 'spincake_ledger_audit_problems', sqlite)).toBe(2);
@@ -65,6 +65,6 @@ describe('the metrics operations alert on', () => {
     for (const stake of STAKES_CENTS) await server.store.closeBlocksOfStake(stake);
     const soldOut = await scrape(server);
     expect(sample(soldOut, 'spincake_ready')).toBe(0);
-    expect(sample(soldOut, 'spincake_supply_hours', 'stake_cents="100",pool="real"')).toBe(0);
+    expect(sample(soldOut, 'spincake_supply_hours', 'stake_cents="100",pool="demo"')).toBe(0);
   });
 });

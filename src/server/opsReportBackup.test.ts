@@ -28,22 +28,22 @@ describe('npm run ops -- report', () => {
     const store = SqliteStore.open(dataDir, await testLibrary());
     const sold = { 100: 300, 200: 40 } as Record<StakeCents, number>;
     try {
-      await addTestBlocks(store);
-      const player = await store.createDemoPlayer(10_000_000, new Date());
+      // The first five test blocks sold for real money here, the four others as demo blocks.
+      await addTestBlocks(store, ['demo', 'real'], (_cached, index) => (index < 5 ? 'real' : 'demo'));
+      const player = await store.ensurePortalPlayer('portal-reporter', new Date());
+      await store.setBalance(player.id, 10_000_000, new Date());
+      const demoPlayer = await store.createDemoPlayer(10_000_000, new Date());
+      const buy = (playerId: string, stakeCents: StakeCents, pool: 'real' | 'demo') =>
+        store.buyPlay({ playerId, playId: newPlayId(), stakeCents, pool, salesOpen: true, now: new Date() });
       for (const [stake, n] of Object.entries(sold)) {
         const results = await Promise.all(
-          Array.from({ length: n }, () =>
-            store.buyPlay({
-              playerId: player.id,
-              playId: newPlayId(),
-              stakeCents: Number(stake) as StakeCents,
-              salesOpen: true,
-              now: new Date(),
-            }),
-          ),
+          Array.from({ length: n }, () => buy(player.id, Number(stake) as StakeCents, 'real')),
         );
         expect(results.every((r) => r.ok)).toBe(true);
       }
+      // Demo play is counted in none of it: listed apart.
+      const demo = await Promise.all(Array.from({ length: 50 }, () => buy(demoPlayer.id, 100, 'demo')));
+      expect(demo.every((r) => r.ok)).toBe(true);
       const report = salesReport(await store.listBlocks(), await store.soldLots());
 
       // What the block files hold at the sold positions, counted apart from the report.
@@ -84,6 +84,8 @@ describe('npm run ops -- report', () => {
       expect(r100!.lots.find((l) => l.lotCents === 100)!.expectedTenths).toBe(411);
       expect(r300!.unitsSold).toBe(0);
       expect(r500!.payoutCents).toBe(0);
+      expect(r100!.demo).toMatchObject({ unitsSold: 50, unitsLeft: 1_000_000 - 50 });
+      expect(r100!.demo.blocks.map((b) => [b.pool, b.sold])).toEqual([['demo', 50]]);
     } finally {
       await store.close();
     }
@@ -96,6 +98,7 @@ describe('npm run ops -- report', () => {
     const json = JSON.parse(ops({ DATA_DIR: dataDir }, 'report', '--json').stdout) as StakeReport[];
     expect(text.stdout).toContain(`payout so far ${formatCents(json[0]!.payoutCents)}`);
     expect(json.map((s) => s.unitsSold)).toEqual([300, 40, 0, 0]);
+    expect(text.stdout).toContain('demo pool (play money, not counted above): 50 sold');
   });
 });
 
@@ -127,7 +130,7 @@ describe('npm run ops -- backup', () => {
       await Promise.all(selling);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(
-        /^backed up to .*copy\.sqlite: \d+ bytes, \d+ plays, schema version 4, integrity ok/,
+        /^backed up to .*copy\.sqlite: \d+ bytes, \d+ plays, schema version 6, integrity ok/,
       );
       const playsInCopy = Number(/, (\d+) plays,/.exec(result.stdout)![1]);
       // Taken while the server sold: plays were answered before, during and after it.

@@ -19,7 +19,7 @@ afterAll(() => {
 const HOUR = 3_600_000;
 
 function block(id: string, stakeCents: StakeCents, nextPosition: number, status: BlockRecord['status']): BlockRecord {
-  return { id, stakeCents, filePath: `/blocks/${id}`, count: 1_000_000, nextPosition, status };
+  return { id, stakeCents, pool: 'real', filePath: `/blocks/${id}`, count: 1_000_000, nextPosition, status };
 }
 
 describe('block supply', () => {
@@ -84,14 +84,17 @@ describe('npm run ops -- supply, and the ledger audit’s kept result', () => {
     dirs.push(dataDir);
     const store = SqliteStore.open(dataDir, await testLibrary());
     try {
-      await addTestBlocks(store);
-      const player = await store.createDemoPlayer(10_000_000, new Date());
+      // The first five test blocks sold for real money here (a portal player's own ledger).
+      await addTestBlocks(store, ['demo'], () => 'real');
+      const player = await store.ensurePortalPlayer('portal-supply', new Date());
+      await store.setBalance(player.id, 10_000_000, new Date());
       const buy = async (stakeCents: StakeCents, n: number, now: Date) => {
         for (let i = 0; i < n; i++) {
           const result = await store.buyPlay({
             playerId: player.id,
             playId: newPlayId(),
             stakeCents,
+            pool: 'real',
             salesOpen: true,
             now,
           });

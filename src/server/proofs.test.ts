@@ -9,7 +9,8 @@ import { call, databaseDump, demoSession, newPlayId, startTestServer, type TestS
 let s: TestServer;
 let blocks: Block[];
 beforeAll(async () => {
-  s = await startTestServer({ SPINCAKE_TEST_MODE: '1' });
+  // Portal sessions on: real blocks on sale beside the demo ones, each pool's listed.
+  s = await startTestServer({ SPINCAKE_TEST_MODE: '1', PORTAL_SECRET: 'portal-secret-for-the-proofs-test-0123456789' });
   blocks = (await testBlocks()).map((b) => b.block);
 });
 afterAll(async () => {
@@ -32,21 +33,27 @@ describe('GET /api/blocks', () => {
     const reply = await listBlocks();
     expect(reply.status).toBe(200);
     expect(reply.body.blocks.map((b) => b.id)).toEqual(blocks.map((b) => b.id));
+    const pools = (await testBlocks()).map((b) => b.pool);
     reply.body.blocks.forEach((published, i) => {
       const block = blocks[i]!;
       const commitment = commitBlock(block);
       expect(published).toMatchObject({
         stakeCents: block.header.stakeCents,
+        pool: pools[i],
         count: block.header.count,
         root: commitment.root,
         seedHash: commitment.seedHash,
         seed: null,
       });
     });
-    expect(reply.body.blocks.map((b) => b.status)).toEqual(['open', 'queued', 'open', 'open', 'open']);
+    // The demo pool's five blocks, then the real pool's four, each pool with its own open block per stake.
+    expect(reply.body.blocks.map((b) => [b.pool, b.status])).toEqual([
+      ...['open', 'queued', 'open', 'open', 'open'].map((status) => ['demo', status]),
+      ...['open', 'open', 'open', 'open'].map((status) => ['real', status]),
+    ]);
     const text = JSON.stringify(reply.body);
     for (const block of blocks) expect(text).not.toContain(block.header.seedHex);
-  });
+  }, 240_000); // each block's commitment computed again in this thread: seconds each
 
   it('refuses a query string with a reason', async () => {
     const reply = await call<ApiError>(s.url, 'GET', '/api/blocks?seed=1');

@@ -5,10 +5,9 @@ import type { ApiError, BlocksResponse, PlayResponse, TicketProofResponse } from
 import { CommitmentWorkers, commitmentFilePath, readCommitmentFile, type Block } from '../emission/index.ts';
 import { verifyTicketProof } from '../proofs/index.ts';
 import { BlockLibrary, RootNotPublishedError } from './blocks/blockLibrary.ts';
-import { loadConfig } from './config.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
-import { call, demoSession, newPlayId, tempDataDir } from './testing/harness.ts';
+import { call, demoSession, newPlayId, tempDataDir, testConfig } from './testing/harness.ts';
 import type { Store } from './store/types.ts';
 
 /** Real commitment workers whose work starts only once the test releases it. */
@@ -51,11 +50,11 @@ async function copiedBlock(dataDir: string, index: number): Promise<{ file: stri
 
 async function addBlock(store: Store, file: string, block: Block): Promise<void> {
   const { stakeCents, count } = block.header;
-  await store.addBlock({ id: block.id, stakeCents, filePath: file, count }, new Date());
+  await store.addBlock({ id: block.id, stakeCents, pool: 'demo', filePath: file, count }, new Date());
 }
 
 async function start(dataDir: string, library: BlockLibrary, prepare: (store: Store) => Promise<void>) {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', CLIENT_DIR: dataDir });
+  const config = testConfig(dataDir);
   const server = await startServer(config, { library, log: () => {}, prepare });
   servers.push(server);
   return server;
@@ -185,7 +184,7 @@ describe('readiness after a start', () => {
     expect(waiting.body.error.message).toContain(block.id.slice(0, 16));
     workers.release();
     // Its root, then its entry in a signed head of the transparency log: both before « ready ».
-    await server.context.publication.publish({ id: block.id, filePath: file });
+    await server.context.publication.publish({ id: block.id, filePath: file, pool: 'demo' });
     expect(await call(server.url, 'GET', '/api/health/ready')).toMatchObject({ status: 200, body: { ok: true } });
   });
 
@@ -209,8 +208,8 @@ describe('readiness after a start', () => {
     expect(waiting.status).toBe(503);
     expect(waiting.body.error.message).toContain(second!.block.id.slice(0, 16));
     workers.release();
-    await server.context.publication.publish({ id: second!.block.id, filePath: queued.file });
-    await server.context.publication.publish({ id: first!.block.id, filePath: first!.file });
+    await server.context.publication.publish({ id: second!.block.id, filePath: queued.file, pool: 'demo' });
+    await server.context.publication.publish({ id: first!.block.id, filePath: first!.file, pool: 'demo' });
     expect((await call(server.url, 'GET', '/api/health/ready')).status).toBe(200);
 
     // A block loaded while it runs (as `ops load` does): readiness starts its publication.

@@ -8,7 +8,7 @@ import {
   type Cents,
   type StakeCents,
 } from '../rules/index.ts';
-import type { BlockRecord, SoldLot } from './store/types.ts';
+import type { BlockPool, BlockRecord, SoldLot } from './store/types.ts';
 
 /** One lot of a stake: sold so far, next to what the regulation's table gives for the units sold. */
 export interface LotLine {
@@ -20,27 +20,52 @@ export interface LotLine {
   expectedTenths: number;
 }
 
+/** One block as the report lists it. */
+export interface ReportedBlock {
+  id: string;
+  pool: BlockPool;
+  status: BlockRecord['status'];
+  sold: number;
+  left: number;
+}
+
 export interface StakeReport {
   stakeCents: StakeCents;
-  blocks: { id: string; status: BlockRecord['status']; sold: number; left: number }[];
+  /** The real blocks: what is counted below. */
+  blocks: ReportedBlock[];
   unitsSold: number;
   /** Units still to sell in the open and queued blocks. */
   unitsLeft: number;
   lots: LotLine[];
   stakesCents: Cents;
   payoutCents: Cents;
+  /** The demo pool's blocks, listed apart: play money, never counted in the real sales above. */
+  demo: { blocks: ReportedBlock[]; unitsSold: number; unitsLeft: number };
+}
+
+function reported(b: BlockRecord): ReportedBlock {
+  return {
+    id: b.id,
+    pool: b.pool,
+    status: b.status,
+    sold: b.nextPosition,
+    left: b.status === 'closed' ? 0 : b.count - b.nextPosition,
+  };
 }
 
 /**
- * `npm run ops -- report`: per stake, its blocks, the units sold and left, the lots paid by
- * tier next to the regulation's table for the units sold, and the payout so far. Sold
- * units are the blocks' cursors (every position below a cursor is sold: the ledger audit
- * proves it); lots come from the plays themselves.
+ * `npm run ops -- report`: per stake, its real blocks, the units sold and left, the lots
+ * paid by tier next to the regulation's table for the units sold, and the payout so far.
+ * Sold units are the blocks' cursors (every position below a cursor is sold: the ledger
+ * audit proves it); lots come from the plays themselves. Demo blocks are listed apart and
+ * counted in none of it: their units are sold for play money.
  */
 export function salesReport(blocks: readonly BlockRecord[], soldLots: readonly SoldLot[]): StakeReport[] {
-  const stakeOfBlock = new Map(blocks.map((b) => [b.id, b.stakeCents]));
+  const real = blocks.filter((b) => b.pool === 'real');
+  const stakeOfBlock = new Map(real.map((b) => [b.id, b.stakeCents]));
   return STAKES_CENTS.map((stakeCents) => {
-    const mine = blocks.filter((b) => b.stakeCents === stakeCents);
+    const mine = real.filter((b) => b.stakeCents === stakeCents);
+    const demo = blocks.filter((b) => b.pool === 'demo' && b.stakeCents === stakeCents).map(reported);
     const unitsSold = mine.reduce((n, b) => n + b.nextPosition, 0);
     const unitsLeft = mine.filter((b) => b.status !== 'closed').reduce((n, b) => n + b.count - b.nextPosition, 0);
     const soldByLot = new Map<Cents, number>();
@@ -62,17 +87,17 @@ export function salesReport(blocks: readonly BlockRecord[], soldLots: readonly S
     }
     return {
       stakeCents,
-      blocks: mine.map((b) => ({
-        id: b.id,
-        status: b.status,
-        sold: b.nextPosition,
-        left: b.status === 'closed' ? 0 : b.count - b.nextPosition,
-      })),
+      blocks: mine.map(reported),
       unitsSold,
       unitsLeft,
       lots,
       stakesCents: unitsSold * stakeCents,
       payoutCents: lots.reduce((sum, lot) => sum + lot.sold * lot.lotCents, 0),
+      demo: {
+        blocks: demo,
+        unitsSold: demo.reduce((n, b) => n + b.sold, 0),
+        unitsLeft: demo.reduce((n, b) => n + b.left, 0),
+      },
     };
   });
 }
@@ -85,6 +110,13 @@ function percent(part: number, whole: number): string {
   return `${Math.floor(hundredths / 100)},${String(hundredths % 100).padStart(2, '0')} %`;
 }
 
+function blockLine(block: ReportedBlock): string {
+  return (
+    `  block ${block.id.slice(0, 16)}…  ${block.pool.padEnd(4)}  ${block.status.padEnd(6)}  ` +
+    `sold ${formatCount(block.sold)}, left ${formatCount(block.left)}`
+  );
+}
+
 /** The report as an operator reads it: French amounts (1 000,50 €), one section per stake. */
 export function formatSalesReport(report: readonly StakeReport[]): string {
   const lines: string[] = [];
@@ -93,11 +125,7 @@ export function formatSalesReport(report: readonly StakeReport[]): string {
       `${formatCents(stake.stakeCents)}: ${formatCount(stake.unitsSold)} sold, ${formatCount(stake.unitsLeft)} left, ` +
         `${stake.blocks.length} block${stake.blocks.length === 1 ? '' : 's'}`,
     );
-    for (const block of stake.blocks) {
-      lines.push(
-        `  block ${block.id.slice(0, 16)}…  ${block.status.padEnd(6)}  sold ${formatCount(block.sold)}, left ${formatCount(block.left)}`,
-      );
-    }
+    for (const block of stake.blocks) lines.push(blockLine(block));
     if (stake.unitsSold > 0) {
       lines.push(
         `  ${'lot'.padStart(12)}  ${'sold'.padStart(9)}  ${'table for the units sold'.padStart(25)}  ${'per block'.padStart(10)}`,
@@ -114,6 +142,14 @@ export function formatSalesReport(report: readonly StakeReport[]): string {
         `(${percent(stake.payoutCents, stake.stakesCents)} of stakes; a whole block: ` +
         `${percent(blockPayoutBasisPoints(stake.stakeCents), 10_000)})`,
     );
+    const { demo } = stake;
+    if (demo.blocks.length > 0) {
+      lines.push(
+        `  demo pool (play money, not counted above): ${formatCount(demo.unitsSold)} sold, ` +
+          `${formatCount(demo.unitsLeft)} left, ${demo.blocks.length} block${demo.blocks.length === 1 ? '' : 's'}`,
+      );
+      for (const block of demo.blocks) lines.push(`  ${blockLine(block)}`);
+    }
   }
   return lines.join('\n');
 }

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { BlockLibrary } from './blocks/blockLibrary.ts';
-import { generateStarterBlocks } from './blocks/blockLoading.ts';
+import { DemoBlocks } from './blocks/demoBlocks.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
 import { ensurePrivateDataDir } from './dataFiles.ts';
 import { serveMetrics } from './metrics/metricsServer.ts';
+import { SaleRoots } from './sale/roots.ts';
 import type { SessionKeyring } from './sessions/sessionKeys.ts';
 import { openStore } from './store/openStore.ts';
 import type { Store } from './store/types.ts';
@@ -18,6 +19,8 @@ export interface RunningServer {
   context: AppContext;
   store: Store;
   library: BlockLibrary;
+  /** The demo pool's supply (demo play on); null with demo play off. */
+  demoBlocks: DemoBlocks | null;
   /** http://host:port actually bound (port 0 picks a free one). */
   url: string;
   /** http://host:port/metrics on its own port (METRICS_PORT); null when metrics are off. */
@@ -34,12 +37,15 @@ export interface ClosedServer {
   cut: number;
 }
 
-/** Opens the store (generating starter blocks on a first start), then serves the API and the client. */
+/**
+ * Opens the store (with demo play on, generating a demo block per stake on a first start),
+ * then serves the API and the client. Real blocks come only from `ops load`.
+ */
 export interface StartOptions {
   log?: (line: string) => void;
   /** Block files already read (tests share one across servers; blocks never change). */
   library?: BlockLibrary;
-  /** Runs on the opened store before the starter blocks and before listening. */
+  /** Runs on the opened store before the first demo blocks and before listening. */
   prepare?: (store: Store) => Promise<void>;
   /** Plugged into the app from outside (test mode); none on a real server. */
   extensions?: readonly AppExtension[];
@@ -63,18 +69,33 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let scheduler: HeadScheduler | null = null;
   try {
     await options.prepare?.(store);
-    if ((await store.listBlocks()).length === 0) {
-      log('no block loaded yet: generating one block per stake (a few seconds each)…');
-      await generateStarterBlocks(store, config.dataDir, log);
-    }
-    const records = await store.listBlocks();
-    library.preload(records);
-    publication.preload(records);
+    // The roots a sale awaits are the blocks' publications: commitment and log entry.
+    const roots = new SaleRoots(store, publication);
+    const demoBlocks = config.demoMode
+      ? new DemoBlocks({
+          store,
+          publish: (block) => publication.publish(block),
+          dataDir: config.dataDir,
+          refillBelowUnits: config.demoRefillUnits,
+          onAdded: (block) => {
+            library.preload([block]);
+            roots.add(block);
+          },
+          log,
+        })
+      : null;
+    await demoBlocks?.ensureFirstBlocks();
+    const blocks = await store.listBlocks();
+    library.preload(blocks);
+    roots.know(blocks);
+    demoBlocks?.checkEachStake();
     const { app, context, connections, metrics } = await buildApp({
       config,
       store,
       library,
       publication,
+      roots,
+      saleWatcher: demoBlocks,
       extensions: options.extensions,
       sessionKeys: options.sessionKeys,
     });
@@ -102,6 +123,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       context,
       store,
       library,
+      demoBlocks,
       url,
       metricsUrl: metricsServer?.url ?? null,
       close: () => {
@@ -116,6 +138,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
             clearTimeout(deadline);
           }
           await metricsServer?.close();
+          demoBlocks?.close();
           await context.wallet?.drainer.stop();
           await scheduler?.stop();
           await store.close();

@@ -36,7 +36,8 @@ export class RootNotPublishedError extends Error {
  * loaded, or the file was swapped. A closed block is read only to answer for it, and
  * only its summary is kept.
  *
- * No unit leaves it for a sale before its block's root is published (`unitAt`). A
+ * No unit leaves it for a sale before its block's root is published (`unitAt`; the store
+ * asks `isPublished` first, and the sale awaits the roots before it sells). A
  * commitment is read from the file kept beside the block (`FILE.commitment`) or computed
  * in worker threads (about 0.6 s of CPU for a full block), never on the thread that
  * answers requests.
@@ -149,21 +150,6 @@ export class BlockLibrary implements UnitSource {
     return unitProof(this.get(record), commitment, position);
   }
 
-  /**
-   * Resolves once every block of the stake that may be sold (open or queued at start)
-   * has its root published: a play waits for it before it takes a unit.
-   */
-  async whenPublished(stakeCents: number): Promise<void> {
-    const blocks = this.forSale.get(stakeCents);
-    if (!blocks || blocks.every((block) => this.commitments.has(block.id))) return;
-    await Promise.all(blocks.map((block) => this.publish(block)));
-  }
-
-  /** The blocks of the stake known to be on sale or queued (read at start by `preload`). */
-  blocksForSale(stakeCents: number): readonly BlockRef[] {
-    return this.forSale.get(stakeCents) ?? [];
-  }
-
   private isForSale(record: Pick<BlockRecord, 'id'>): boolean {
     return [...this.forSale.values()].some((blocks) => blocks.some((block) => block.id === record.id));
   }
@@ -171,7 +157,7 @@ export class BlockLibrary implements UnitSource {
   /**
    * Reads the blocks that are on sale or queued, so the first play never waits on a
    * file, and starts publishing their commitments (open blocks first) in worker threads:
-   * the server answers meanwhile, and a play waits for its block's root (`whenPublished`).
+   * the server answers meanwhile, and a sale waits for its block's root (SaleRoots.ready).
    */
   preload(records: readonly BlockRecord[]): void {
     const selling = records.filter((record) => record.status !== 'closed');

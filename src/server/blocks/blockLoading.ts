@@ -12,13 +12,14 @@ import {
   type Block,
 } from '../../emission/index.ts';
 import { BLOCK_SIZE, STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
-import type { BlockRecord, Store } from '../store/types.ts';
+import type { BlockPool, BlockRecord, NewBlock, Store } from '../store/types.ts';
 
 /** A block that may not be sold; the message is one line, for people. */
 export class BlockRefusedError extends Error {}
 
-export function blocksDir(dataDir: string): string {
-  return path.join(dataDir, 'blocks');
+/** Where a pool's block files are kept: real blocks under DATA_DIR/blocks, demo blocks apart from them. */
+export function blocksDir(dataDir: string, pool: BlockPool = 'real'): string {
+  return path.join(dataDir, pool === 'real' ? 'blocks' : 'demo-blocks');
 }
 
 /**
@@ -92,35 +93,60 @@ export async function loadBlockFile(
     filePath = path.join(blocksDir(dataDir), `${block.id}.block`);
     if (path.resolve(file) !== filePath) await writeBlockFile(filePath, block);
   }
+  // `ops load` is the one way a real block comes on sale.
   return store.addBlock(
-    { id: block.id, stakeCents: block.header.stakeCents, filePath, count: block.header.count },
+    { id: block.id, stakeCents: block.header.stakeCents, pool: 'real', filePath, count: block.header.count },
     options.now ?? new Date(),
   );
 }
 
-/** First start: one fresh block per stake, generated, written, audited and put on sale. */
+/** A block file made by the server itself: what to put on sale, and its commitment. */
+export interface MadeBlock {
+  block: NewBlock;
+  root: string;
+  seedHash: string;
+}
+
+/**
+ * Generates a fresh block of the stake with Article 3's lots (the one generator), writes it
+ * under the pool's directory, checks the file as `ops load` checks one, and keeps its
+ * commitment beside it, so that its root is known before it is sold. Seconds of CPU: the
+ * server runs it before it listens (first start) or in a worker thread (demoBlockWorker).
+ */
+export async function makeBlockFile(stakeCents: StakeCents, dataDir: string, pool: BlockPool): Promise<MadeBlock> {
+  const dir = blocksDir(dataDir, pool);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const block = generateBlock({ stakeCents });
+  const filePath = path.join(dir, `${block.id}.block`);
+  await writeBlockFile(filePath, block);
+  // What is sold is the file: it passes the same checks as a file given to `ops load`.
+  verifyForSale(readBlockFile(filePath), `generated ${pool} block for ${stakeCents / 100} €`);
+  const commitment = commitBlock(block);
+  writeCommitmentFile(filePath, block.id, commitment);
+  const { root, seedHash } = commitment;
+  return { block: { id: block.id, stakeCents, pool, filePath, count: block.header.count }, root, seedHash };
+}
+
+/**
+ * One fresh block of the pool for each of `stakes` (every stake by default), generated,
+ * written, audited, committed and put on sale: the demo blocks of a first start with demo
+ * play on, and the real blocks `npm run portal` loads for itself.
+ */
 export async function generateStarterBlocks(
-  store: Store,
+  store: Pick<Store, 'addBlock'>,
   dataDir: string,
   log: (line: string) => void,
+  pool: BlockPool,
+  stakes: readonly StakeCents[] = STAKES_CENTS,
 ): Promise<BlockRecord[]> {
-  fs.mkdirSync(blocksDir(dataDir), { recursive: true, mode: 0o700 });
   const loaded: BlockRecord[] = [];
-  for (const stakeCents of STAKES_CENTS) {
+  for (const stakeCents of stakes) {
     const started = Date.now();
-    const block = generateBlock({ stakeCents: stakeCents as StakeCents });
-    const filePath = path.join(blocksDir(dataDir), `${block.id}.block`);
-    await writeBlockFile(filePath, block);
-    // What is sold is the file: it passes the same checks as a file given to `ops load`.
-    verifyForSale(readBlockFile(filePath), `generated block for ${stakeCents / 100} €`);
-    loaded.push(await store.addBlock({ id: block.id, stakeCents, filePath, count: block.header.count }, new Date()));
-    // The commitment, logged before the server sells anything: what GET /api/blocks will
-    // publish; kept beside the block, so that no start computes it again.
-    const commitment = commitBlock(block);
-    writeCommitmentFile(filePath, block.id, commitment);
-    const { root, seedHash } = commitment;
+    const { block, root, seedHash } = await makeBlockFile(stakeCents, dataDir, pool);
+    loaded.push(await store.addBlock(block, new Date()));
+    // The commitment, logged before the server sells anything: what GET /api/blocks will publish.
     log(
-      `generated block ${loaded.length}/${STAKES_CENTS.length}: ${stakeCents / 100} € × ${BLOCK_SIZE} units ` +
+      `generated ${pool} block ${loaded.length}/${stakes.length}: ${stakeCents / 100} € × ${BLOCK_SIZE} units ` +
         `(${block.id.slice(0, 12)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s; root ${root}, seed hash ${seedHash}`,
     );
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BlockLibrary } from '../blocks/blockLibrary.ts';
 import type { ServerConfig } from '../config.ts';
+import type { SaleRoom } from '../sale/saleRoom.ts';
 import type { Sales } from '../sales.ts';
 import type { SessionKeyring } from '../sessions/sessionKeys.ts';
 import type { SessionRegistry } from '../sessions/sessionRegistry.ts';
@@ -23,6 +24,8 @@ export interface AppContext {
   clock: () => Date;
   /** Portal players' money at the operator (WALLET_URL set); null: every player on the game's ledger. */
   wallet: OperatorWallet | null;
+  /** The one sale path: a play's purse and pool chosen once, the roots awaited, the unit sold. */
+  sale: SaleRoom;
 }
 
 /**

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../contract/errorCodes.ts';
 import { blockPayoutBasisPoints, STAKES_CENTS } from '../../rules/index.ts';
 import type { LedgerAuditRecord } from '../ledgerAuditRecord.ts';
 import type { CommittedBatch, PlayBatchObserver } from '../store/batchObserver.ts';
-import type { Store, WalletBacklog } from '../store/types.ts';
+import { BLOCK_POOLS, type Store, type WalletBacklog } from '../store/types.ts';
 import { SupplySampler, supplyForecast, type SupplyForecast } from '../supply.ts';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
@@ -57,7 +57,7 @@ const seconds = (date: Date) => date.getTime() / 1000;
  */
 export class ServerMetrics implements PlayBatchObserver {
   readonly registry = new client.Registry();
-  private readonly playsSold: client.Counter<'stake_cents'>;
+  private readonly playsSold: client.Counter<'stake_cents' | 'pool'>;
   private readonly stakesCents: client.Counter<'stake_cents'>;
   private readonly prizesCents: client.Counter<'stake_cents'>;
   private readonly supply = new SupplySampler();
@@ -72,8 +72,8 @@ export class ServerMetrics implements PlayBatchObserver {
     client.collectDefaultMetrics({ register: this.registry });
     this.playsSold = new client.Counter({
       name: 'spincake_plays_sold_total',
-      help: 'Units sold (plays committed; a replayed playId is not counted), per stake in cents',
-      labelNames: ['stake_cents'],
+      help: 'Units sold (plays committed; a replayed playId is not counted), per stake in cents and pool (real, demo)',
+      labelNames: ['stake_cents', 'pool'],
       registers,
     });
     this.stakesCents = new client.Counter({
@@ -123,14 +123,17 @@ export class ServerMetrics implements PlayBatchObserver {
     const blocks = sharedRead(() => store.listBlocks());
     new client.Gauge({
       name: 'spincake_block_units_left',
-      help: 'Units left in each open block, per stake in cents and block id',
-      labelNames: ['stake_cents', 'block'],
+      help: 'Units left in each open block, per stake in cents, pool and block id',
+      labelNames: ['stake_cents', 'pool', 'block'],
       registers,
       async collect() {
         this.reset();
         for (const block of await blocks()) {
           if (block.status !== 'open') continue;
-          this.set({ stake_cents: block.stakeCents, block: block.id.slice(0, 16) }, block.count - block.nextPosition);
+          this.set(
+            { stake_cents: block.stakeCents, pool: block.pool, block: block.id.slice(0, 16) },
+            block.count - block.nextPosition,
+          );
         }
       },
     });
@@ -258,21 +261,21 @@ export class ServerMetrics implements PlayBatchObserver {
       (record) => seconds(new Date(record.finishedAt)),
     );
     fromAudit('spincake_ledger_audit_problems', 'Problems the last ledger audit found', (record) => record.problems);
-    // Every stake shows from the start (at 0), so that rate() sees the first sale.
+    // Every stake (of each pool) shows from the start (at 0), so that rate() sees the first sale.
     for (const stake of STAKES_CENTS) {
-      for (const counter of [this.playsSold, this.stakesCents, this.prizesCents])
-        counter.inc({ stake_cents: stake }, 0);
+      for (const pool of BLOCK_POOLS) this.playsSold.inc({ stake_cents: stake, pool }, 0);
+      for (const counter of [this.stakesCents, this.prizesCents]) counter.inc({ stake_cents: stake }, 0);
     }
   }
 
   committed(batch: CommittedBatch): void {
     this.batchPlays.observe(batch.plays);
     this.batchCommitSeconds.observe(batch.commitSeconds);
-    for (const [stake, sold] of batch.soldByStake) {
-      this.playsSold.inc({ stake_cents: stake }, sold);
-      this.stakesCents.inc({ stake_cents: stake }, sold * stake);
+    for (const { stakeCents, pool, count, wonCents } of batch.sold) {
+      this.playsSold.inc({ stake_cents: stakeCents, pool }, count);
+      this.stakesCents.inc({ stake_cents: stakeCents }, count * stakeCents);
+      this.prizesCents.inc({ stake_cents: stakeCents }, wonCents);
     }
-    for (const [stake, won] of batch.wonCentsByStake) this.prizesCents.inc({ stake_cents: stake }, won);
   }
 
   durable(seconds: number): void {

@@ -6,7 +6,6 @@ import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
 import { playView } from '../http/playView.ts';
-import { operatorPlayerId } from '../portalPlayer.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
@@ -21,15 +20,13 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
       const playerId = requirePlayer(request);
       const player = await ctx.store.getPlayer(playerId);
       if (!player) throw new ApiError('NO_SESSION', 'this session names no player');
-      let balanceCents = player.balanceCents;
-      const operatorId = operatorPlayerId(playerId);
-      if (ctx.wallet && operatorId !== null) {
-        const balance = await ctx.wallet.balance(playerId, operatorId);
-        if (!balance.ok) throw new ApiError(balance.refusal.code, balance.refusal.message);
-        balanceCents = balance.balanceCents;
-      }
+      const purse = ctx.sale.purseOf(playerId);
+      const balance = await purse.balance(player);
+      if (!balance.ok) throw new ApiError(balance.refusal.code, balance.refusal.message);
+      const { balanceCents } = balance;
       const sales = ctx.sales.window(ctx.clock());
-      const withUnits = await ctx.store.stakesWithUnits();
+      // On sale to this player: a unit left in the pool that sells to them.
+      const withUnits = await ctx.store.stakesWithUnits(purse.pool);
       const unfinished = await ctx.store.latestUnfinishedPlay(playerId);
       return {
         playerId,

@@ -30,6 +30,7 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
           return {
             id: block.id,
             stakeCents: block.stakeCents,
+            pool: block.pool,
             count: block.count,
             sold: block.nextPosition,
             status,

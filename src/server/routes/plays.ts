@@ -22,15 +22,12 @@ import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { playView } from '../http/playView.ts';
 import { withErrors } from '../http/schemas.ts';
-import { operatorPlayerId } from '../portalPlayer.ts';
-import type { BuyResult } from '../store/types.ts';
-import { RootNotPublishedError } from '../blocks/blockLibrary.ts';
-import type { WalletPlayResult } from '../wallet/operatorWallet.ts';
+import type { BuyRefusal } from '../store/types.ts';
 
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 20;
 
-const REFUSALS: Record<Exclude<BuyResult, { ok: true }>['code'], string> = {
+const REFUSALS: Record<BuyRefusal, string> = {
   SALES_CLOSED: 'sales are closed',
   INSUFFICIENT_BALANCE: 'your balance is too low for this stake',
   SOLD_OUT: 'no unit of this stake is left for sale',
@@ -52,35 +49,8 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
       const playerId = requirePlayer(request);
       const { stakeCents } = request.body;
       const playId = request.body.playId.toLowerCase();
-      const operatorId = operatorPlayerId(playerId);
-      // No unit is sold before its block's root is published and logged in a signed head: a
-      // play right after a start waits for it. The sale's time is taken after: after the head's.
-      await ctx.publication.whenPublished(stakeCents);
-      let now = ctx.clock();
-      const salesOpen = ctx.sales.isOpen(now);
-      const buy = (): Promise<BuyResult | WalletPlayResult> =>
-        ctx.wallet && operatorId !== null
-          ? ctx.wallet.buy({
-              playerId,
-              operatorPlayerId: operatorId,
-              playId,
-              stakeCents,
-              salesOpen,
-              now,
-            })
-          : ctx.store.buyPlay({ playerId, playId, stakeCents, salesOpen, now });
-      let result: BuyResult | WalletPlayResult;
-      try {
-        result = await buy();
-      } catch (error) {
-        // A block loaded since the start, reached now: the store sold nothing of it. Once its
-        // root is published the play is tried again — for a game balance only: a wallet's bet
-        // was rolled back already (the play answers 500, nothing taken).
-        if (!(error instanceof RootNotPublishedError) || (ctx.wallet && operatorId !== null)) throw error;
-        await ctx.publication.publish(error.block);
-        now = ctx.clock();
-        result = await buy();
-      }
+      const now = ctx.clock();
+      const result = await ctx.sale.sell({ playerId, playId, stakeCents, now });
       if (!result.ok) {
         const message =
           result.code === 'SALES_CLOSED'
@@ -197,8 +167,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
 
 async function balanceOf(ctx: AppContext, playerId: string): Promise<number> {
   // A wallet player's balance is the wallet's latest answer, not asked again on every step.
-  if (ctx.wallet && operatorPlayerId(playerId) !== null) return ctx.wallet.lastBalance(playerId);
-  const player = await ctx.store.getPlayer(playerId);
-  if (!player) throw new ApiError('NO_SESSION', 'this session names no player');
-  return player.balanceCents;
+  const balanceCents = await ctx.sale.purseOf(playerId).lastBalance(playerId);
+  if (balanceCents === null) throw new ApiError('NO_SESSION', 'this session names no player');
+  return balanceCents;
 }

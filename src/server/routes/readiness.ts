@@ -1,5 +1,5 @@
 import type { AppContext } from '../http/context.ts';
-import type { BlockRecord } from '../store/types.ts';
+import type { BlockPool, BlockRecord } from '../store/types.ts';
 
 /** Readiness waits this long for the database before answering « not ready ». */
 const READY_TIMEOUT_MS = 2000;
@@ -66,14 +66,25 @@ const everyEntryLogged: ReadinessCheck = (ctx, blocks) => {
 /** What readiness requires, in order, the first that fails giving the reason: the one place to add a condition. */
 const READINESS_CHECKS: readonly ReadinessCheck[] = [someUnitOnSale, everyRootPublished, everyEntryLogged];
 
+/** The pools this server sells: demo play, and portal players' real money (real alone when neither is on). */
+export function poolsSold(ctx: Pick<AppContext, 'config'>): BlockPool[] {
+  const pools: BlockPool[] = [];
+  if (ctx.config.demoMode) pools.push('demo');
+  if (ctx.config.portalSecret !== null || pools.length === 0) pools.push('real');
+  return pools;
+}
+
 /**
  * Whether the instance can sell now (null) or why not: the database answers within 2 s,
- * some block has a unit on sale, and each READINESS_CHECKS condition holds.
+ * some block has a unit on sale, and each READINESS_CHECKS condition holds, for the
+ * blocks of the pools this server sells only.
  */
 export async function notReady(ctx: AppContext): Promise<NotReady | null> {
   let blocks: BlockRecord[];
   try {
-    blocks = await withTimeout(ctx.store.listBlocks(), READY_TIMEOUT_MS);
+    const pools = poolsSold(ctx);
+    const all = await withTimeout(ctx.store.listBlocks(), READY_TIMEOUT_MS);
+    blocks = all.filter((block) => pools.includes(block.pool));
   } catch (error) {
     const reason = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
     return { code: 'INTERNAL', reason: `the database does not answer (${reason})` };

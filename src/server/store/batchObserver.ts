@@ -1,12 +1,22 @@
 import type { StakeCents } from '../../rules/index.ts';
 import type { Outcome } from './batchPlan.ts';
+import type { BlockPool } from './types.ts';
+
+/** Units a batch sold of one stake from one pool (`fixture`: test mode's units, from no block). */
+export interface SoldCount {
+  stakeCents: StakeCents;
+  pool: BlockPool | 'fixture';
+  count: number;
+  /** The lots those units won, in cents. */
+  wonCents: number;
+}
 
 /**
  * What a store tells of its play batches, for whoever watches (the server's metrics). The
  * store knows only this interface, never a metrics library; no observer costs nothing.
  */
 export interface PlayBatchObserver {
-  /** A batch committed: how many plays it held, the units it sold and the cents they won per stake, its transaction's seconds. */
+  /** A batch committed: how many plays it held, the units it sold and the cents they won per stake and pool, its transaction's seconds. */
   committed(batch: CommittedBatch): void;
   /** The same batch made durable (SQLite's WAL fsync, PostgreSQL's log flush): seconds after its commit. */
   durable(seconds: number): void;
@@ -14,27 +24,25 @@ export interface PlayBatchObserver {
 
 export interface CommittedBatch {
   plays: number;
-  soldByStake: ReadonlyMap<StakeCents, number>;
-  /** The lots won by those units, in cents, per stake. */
-  wonCentsByStake: ReadonlyMap<StakeCents, number>;
+  sold: readonly SoldCount[];
   commitSeconds: number;
 }
 
-/** The units a batch sold, and the cents they won, per stake (a replayed playId sells nothing). */
-export function soldByStake(outcomes: readonly Outcome[]): {
-  sold: Map<StakeCents, number>;
-  won: Map<StakeCents, number>;
-} {
-  const sold = new Map<StakeCents, number>();
-  const won = new Map<StakeCents, number>();
+/** The units a batch sold, and the cents they won, per stake and pool (a replayed playId sells nothing). */
+export function soldByStakeAndPool(outcomes: readonly Outcome[]): SoldCount[] {
+  const sold = new Map<string, SoldCount>();
   for (const outcome of outcomes) {
     if ('result' in outcome && outcome.result.ok && !outcome.result.replayed) {
-      const { stakeCents, winCents } = outcome.result.play;
-      sold.set(stakeCents, (sold.get(stakeCents) ?? 0) + 1);
-      won.set(stakeCents, (won.get(stakeCents) ?? 0) + winCents);
+      const { stakeCents, pool, winCents } = outcome.result.play;
+      const key = `${stakeCents}:${pool}`;
+      const count = sold.get(key);
+      if (count) {
+        count.count++;
+        count.wonCents += winCents;
+      } else sold.set(key, { stakeCents, pool: pool ?? 'fixture', count: 1, wonCents: winCents });
     }
   }
-  return { sold, won };
+  return [...sold.values()];
 }
 
 /** Tells `observer` (if any) of a committed batch, and of its durability once `durable` settles. */
@@ -46,11 +54,9 @@ export function reportBatch(
   durable: Promise<void>,
 ): void {
   if (!observer) return;
-  const { sold, won } = soldByStake(outcomes);
   observer.committed({
     plays: outcomes.length,
-    soldByStake: sold,
-    wonCentsByStake: won,
+    sold: soldByStakeAndPool(outcomes),
     commitSeconds: (committedAt - startedAt) / 1000,
   });
   durable.then(

@@ -4,11 +4,13 @@ import type { PairKey, StakeCents, Unit } from '../../rules/index.ts';
 import { seededRandom } from '../seededRandom.ts';
 import { encodeUnit } from './unitCode.ts';
 import { blockWritesInOrder, emptyReads, planBatch, type BatchReads } from './batchPlan.ts';
-import type { BlockRecord, BuyRequest, PlayRecord, UnitSource } from './types.ts';
+import { queueKey, type QueueKey } from './rows.ts';
+import type { BlockPool, BlockRecord, BuyRequest, PlayerKind, PlayRecord, UnitSource } from './types.ts';
 
 /** Blocks of a few units each, position p of block b being pairs[b][p]. */
-function source(pairs: Record<string, PairKey[]>): UnitSource {
+function source(pairs: Record<string, PairKey[]>, unpublished: readonly string[] = []): UnitSource {
   return {
+    isPublished: (block) => !unpublished.includes(block.id),
     unitAt: (block, position) => {
       const pair = pairs[block.id]![position]!;
       return unitForPair(pair, block.id.startsWith('b100') ? 100 : 200, seededRandom(`${block.id}:${position}`));
@@ -16,8 +18,15 @@ function source(pairs: Record<string, PairKey[]>): UnitSource {
   };
 }
 
-function block(id: string, stakeCents: StakeCents, count: number, status: BlockRecord['status'], nextPosition = 0) {
-  return { id, stakeCents, filePath: '', count, nextPosition, status } satisfies BlockRecord;
+function block(
+  id: string,
+  stakeCents: StakeCents,
+  count: number,
+  status: BlockRecord['status'],
+  nextPosition = 0,
+  pool: BlockPool = 'demo',
+) {
+  return { id, stakeCents, pool, filePath: '', count, nextPosition, status } satisfies BlockRecord;
 }
 
 const now = new Date('2026-11-30T10:00:00Z');
@@ -25,15 +34,19 @@ const request = (playId: string, stakeCents: StakeCents = 100, more: Partial<Buy
   playerId: 'p1',
   playId,
   stakeCents,
+  pool: 'demo',
   salesOpen: true,
   now,
   ...more,
 });
 
-function reads(balance: number, blocks: BlockRecord[]): BatchReads {
-  const byStake = new Map<StakeCents, BlockRecord[]>();
-  for (const b of blocks) byStake.set(b.stakeCents, [...(byStake.get(b.stakeCents) ?? []), b]);
-  return { ...emptyReads(), balances: new Map([['p1', balance]]), blocks: byStake };
+function reads(balance: number, blocks: BlockRecord[], kind: PlayerKind = 'demo'): BatchReads {
+  const byQueue = new Map<QueueKey, BlockRecord[]>();
+  for (const b of blocks) {
+    const key = queueKey(b.stakeCents, b.pool);
+    byQueue.set(key, [...(byQueue.get(key) ?? []), b]);
+  }
+  return { ...emptyReads(), balances: new Map([['p1', balance]]), kinds: new Map([['p1', kind]]), blocks: byQueue };
 }
 
 describe('planBatch', () => {
@@ -124,5 +137,65 @@ describe('planBatch', () => {
     expect('error' in outcomes[0]!).toBe(true);
     expect(outcomes[1]).toMatchObject({ result: { ok: true, play: { position: 0 } } });
     expect(writes.plays.map((w) => w.play.playId)).toEqual(['b']);
+  });
+
+  it('sells each pool only from its own blocks, whatever the other pool holds', () => {
+    const blocks = [block('b100a', 100, 3, 'open', 0, 'demo'), block('b100b', 100, 2, 'open', 0, 'real')];
+    const demo = planBatch([request('a'), request('b')], reads(1_000, blocks, 'demo'), units, encodeUnit);
+    const real = planBatch(
+      [request('c', 100, { pool: 'real' }), request('d', 100, { pool: 'real' })],
+      reads(1_000, blocks, 'portal'),
+      units,
+      encodeUnit,
+    );
+    const sold = (outcomes: typeof demo.outcomes) =>
+      outcomes.map((o) => ('result' in o && o.result.ok ? [o.result.play.blockId, o.result.play.pool] : null));
+    expect(sold(demo.outcomes)).toEqual([
+      ['b100a', 'demo'],
+      ['b100a', 'demo'],
+    ]);
+    expect(sold(real.outcomes)).toEqual([
+      ['b100b', 'real'],
+      ['b100b', 'real'],
+    ]);
+    // The demo pool's last unit gone, it is sold out: a real block is never its next one.
+    const emptied = planBatch(
+      [request('e')],
+      reads(1_000, [block('b100a', 100, 3, 'open', 3, 'demo'), block('b100b', 100, 2, 'open', 0, 'real')]),
+      units,
+      encodeUnit,
+    );
+    expect(emptied.outcomes[0]).toEqual({ result: { ok: false, code: 'SOLD_OUT' } });
+    expect(emptied.writes.plays).toHaveLength(0);
+  });
+
+  it('never sells a player a unit of the other pool, whatever the request asks', () => {
+    const blocks = [block('b100a', 100, 3, 'open', 0, 'demo'), block('b100b', 100, 2, 'open', 0, 'real')];
+    const demoAsksReal = planBatch(
+      [request('a', 100, { pool: 'real' })],
+      reads(1_000, blocks, 'demo'),
+      units,
+      encodeUnit,
+    );
+    const portalAsksDemo = planBatch([request('b')], reads(1_000, blocks, 'portal'), units, encodeUnit);
+    for (const { outcomes, writes } of [demoAsksReal, portalAsksDemo]) {
+      expect('error' in outcomes[0]!).toBe(true);
+      expect(writes.plays).toHaveLength(0);
+      expect(writes.blocks.size).toBe(0);
+    }
+  });
+
+  it('takes no unit of a block whose root is not published: ROOT_PENDING names it', () => {
+    const pending = source({ b100a: ['lose', 'x2', 'lose'], b100b: ['lose', 'lose'] }, ['b100b']);
+    const { outcomes, writes } = planBatch(
+      [request('a'), request('b')],
+      reads(1_000, [block('b100a', 100, 3, 'open', 2), block('b100b', 100, 2, 'queued')]),
+      pending,
+      encodeUnit,
+    );
+    expect(outcomes[0]).toMatchObject({ result: { ok: true, play: { blockId: 'b100a', position: 2 } } });
+    expect(outcomes[1]).toMatchObject({ result: { ok: false, code: 'ROOT_PENDING', block: { id: 'b100b' } } });
+    expect(writes.plays).toHaveLength(1);
+    expect(writes.blocks.get('b100b')).toMatchObject({ nextPosition: 0 });
   });
 });

@@ -1,14 +1,19 @@
 import { evaluate, type StakeCents, type Unit } from '../../rules/index.ts';
 import { playerAccount, pushPlayEntries, walletAccount, type LedgerEntry } from './ledgerRules.ts';
-import type {
-  BlockRecord,
-  BlockStatus,
-  BuyRequest,
-  BuyResult,
-  OutboxEntry,
-  PlayRecord,
-  UnitSource,
-  WalletBetState,
+import { queueKey, type QueueKey } from './rows.ts';
+import {
+  poolOfPlayer,
+  type BlockPool,
+  type BlockRecord,
+  type BlockStatus,
+  type BuyRefusal,
+  type BuyRequest,
+  type BuyResult,
+  type OutboxEntry,
+  type PlayerKind,
+  type PlayRecord,
+  type UnitSource,
+  type WalletBetState,
 } from './types.ts';
 
 /**
@@ -23,8 +28,10 @@ export interface BatchReads {
   existing: Map<string, PlayRecord>;
   /** Balance of each of the batch's players that exists. */
   balances: Map<string, number>;
-  /** Per stake: its open and queued blocks, the open one first, then the queue in order. */
-  blocks: Map<StakeCents, BlockRecord[]>;
+  /** Kind of each of the batch's players that exists: it decides the pool that may sell to them. */
+  kinds: Map<string, PlayerKind>;
+  /** Per stake and pool: its open and queued blocks, the open one first, then the queue in order. */
+  blocks: Map<QueueKey, BlockRecord[]>;
   /** The state of each wallet bet the batch settles (locked with the players). */
   walletBets: Map<string, WalletBetState>;
 }
@@ -71,7 +78,7 @@ export interface BatchWrites {
 
 /** An empty BatchReads, for stores and tests that fill it. */
 export function emptyReads(): BatchReads {
-  return { existing: new Map(), balances: new Map(), blocks: new Map(), walletBets: new Map() };
+  return { existing: new Map(), balances: new Map(), kinds: new Map(), blocks: new Map(), walletBets: new Map() };
 }
 
 /** What one call of a group-committed batch came to: its result, or the error it fails alone with. */
@@ -136,6 +143,7 @@ export function planBatch(
     walletBalances: new Map(),
   };
   const known = new Map(reads.existing);
+  const kinds = reads.kinds;
   const betStates = new Map(reads.walletBets);
   const balances = new Map(reads.balances);
   const blocks = new Map([...reads.blocks].map(([stake, list]) => [stake, list.map((block) => ({ ...block }))]));
@@ -158,8 +166,8 @@ export function planBatch(
     return next;
   };
 
-  const blockToSell = (stake: StakeCents): BlockRecord | undefined => {
-    const queue = blocks.get(stake) ?? [];
+  const blockToSell = (stake: StakeCents, pool: BlockPool): BlockRecord | undefined => {
+    const queue = blocks.get(queueKey(stake, pool)) ?? [];
     const open = queue.find((b) => b.status === 'open');
     if (open && open.nextPosition < open.count) return open;
     if (open) {
@@ -190,7 +198,7 @@ export function planBatch(
   };
 
   const decide = (request: BuyRequest): BuyResult => {
-    const { playerId, playId, stakeCents, wallet } = request;
+    const { playerId, playId, stakeCents, pool, wallet } = request;
     const existing = known.get(playId);
     // A wallet bet is settled once, whatever else happens to its play: if another request
     // settled it (or a stale bet was rolled back), this one sells nothing.
@@ -206,13 +214,19 @@ export function planBatch(
       const balanceCents = balances.get(playerId) ?? existing.balanceAfterCents;
       return { ok: true, play: existing, balanceCents, replayed: true };
     }
-    const refuse = (code: Exclude<BuyResult, { ok: true }>['code']): BuyResult => {
+    const refuse = (code: BuyRefusal): BuyResult => {
       cancelBet(request);
       return { ok: false, code };
     };
     if (!request.salesOpen) return refuse('SALES_CLOSED');
     const gameBalance = balances.get(playerId);
     if (gameBalance === undefined) return refuse('NOT_FOUND');
+    // Real money is never play money: whatever the caller asked, a player buys only from
+    // the pool of their kind (the play fails alone, nothing taken).
+    const kind = kinds.get(playerId);
+    if (kind === undefined || poolOfPlayer(kind) !== pool) {
+      throw new Error(`play ${playId}: a ${kind ?? 'unknown'} player may not buy from the ${pool} pool`);
+    }
     // At the wallet the bet took the stake already: its answer is the balance after it.
     const before = wallet ? wallet.betBalanceCents + stakeCents : gameBalance;
     if (!wallet && before < stakeCents) return { ok: false, code: 'INSUFFICIENT_BALANCE' };
@@ -223,8 +237,13 @@ export function planBatch(
     if (request.fixtureUnit) {
       unit = request.fixtureUnit;
     } else {
-      block = blockToSell(stakeCents);
+      block = blockToSell(stakeCents, pool);
       if (!block) return refuse('SOLD_OUT');
+      if (block.pool !== pool) throw new Error(`block ${block.id} of the ${block.pool} pool sold to the ${pool} pool`);
+      if (!units.isPublished(block, request.now)) {
+        cancelBet(request);
+        return { ok: false, code: 'ROOT_PENDING', block: { ...block } };
+      }
       position = block.nextPosition;
       unit = units.unitAt(block, position, request.now);
     }
@@ -238,7 +257,7 @@ export function planBatch(
         // Change-over now, so the stake shows as on sale only while a unit is left.
         block.status = 'closed';
         touch(block);
-        openNext(blocks.get(stakeCents) ?? []);
+        openNext(blocks.get(queueKey(stakeCents, pool)) ?? []);
       }
       touch(block);
     }
@@ -270,6 +289,7 @@ export function planBatch(
       stakeCents,
       blockId: block?.id ?? null,
       position,
+      pool: block?.pool ?? null,
       fixture: request.fixtureUnit !== undefined,
       unit,
       bells: result.bells,

@@ -1,7 +1,7 @@
 import type { StakeCents, Unit } from '../../rules/index.ts';
 import type { Launched } from '../../contract/api.ts';
 import { decodeUnit } from './unitCode.ts';
-import type { BlockRecord, PlayerRecord, PlayRecord } from './types.ts';
+import type { BlockPool, BlockRecord, PlayerRecord, PlayRecord } from './types.ts';
 
 /**
  * Rows as both databases return them, and their mapping to records, written once. The
@@ -19,6 +19,7 @@ export interface PlayRow {
   stake_cents: number;
   block_id: string | null;
   position: number | null;
+  pool: string | null;
   fixture: DbBoolean;
   unit_code: string;
   bells: number;
@@ -36,6 +37,7 @@ export interface PlayRow {
 export interface BlockRow {
   id: string;
   stake_cents: number;
+  pool: string;
   file_path: string;
   count: number;
   next_position: number;
@@ -49,9 +51,9 @@ export interface PlayerRow {
 }
 
 export const PLAY_COLUMNS = `play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
-  jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, launched, finished, created_at`;
+  jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, launched, finished, created_at, pool`;
 
-export const BLOCK_COLUMNS = 'id, stake_cents, file_path, count, next_position, status';
+export const BLOCK_COLUMNS = 'id, stake_cents, pool, file_path, count, next_position, status';
 
 export const PLAYER_COLUMNS = 'id, kind, balance_cents';
 
@@ -71,6 +73,7 @@ export function toPlay(row: PlayRow, unit?: Unit): PlayRecord {
     stakeCents,
     blockId: row.block_id,
     position: row.position,
+    pool: row.pool as PlayRecord['pool'],
     fixture: Boolean(row.fixture),
     unit: unit ?? decodeUnit(row.unit_code, stakeCents),
     bells: row.bells,
@@ -90,6 +93,7 @@ export function toBlock(row: BlockRow): BlockRecord {
   return {
     id: row.id,
     stakeCents: row.stake_cents as StakeCents,
+    pool: row.pool as BlockRecord['pool'],
     filePath: row.file_path,
     count: row.count,
     nextPosition: row.next_position,
@@ -101,14 +105,21 @@ export function toPlayer(row: PlayerRow): PlayerRecord {
   return { id: row.id, kind: row.kind as PlayerRecord['kind'], balanceCents: row.balance_cents };
 }
 
+/** The key of a stake's queue in one pool, as a batch reads and sells them. */
+export type QueueKey = `${StakeCents}:${BlockPool}`;
+
+export function queueKey(stakeCents: StakeCents, pool: BlockPool): QueueKey {
+  return `${stakeCents}:${pool}`;
+}
+
 /**
- * Adds a block on sale to its stake's list as a batch reads them: the open block first,
- * whatever its place in the queue, then the queued ones in the order they come (by seq).
+ * Adds a block on sale to its stake's and pool's list as a batch reads them: the open block
+ * first, whatever its place in the queue, then the queued ones in the order they come (by seq).
  */
-export function addBlockOnSale(blocks: Map<StakeCents, BlockRecord[]>, row: BlockRow): void {
-  const stake = row.stake_cents as StakeCents;
-  let list = blocks.get(stake);
-  if (!list) blocks.set(stake, (list = []));
+export function addBlockOnSale(blocks: Map<QueueKey, BlockRecord[]>, row: BlockRow): void {
+  const key = queueKey(row.stake_cents as StakeCents, row.pool as BlockPool);
+  let list = blocks.get(key);
+  if (!list) blocks.set(key, (list = []));
   if (row.status === 'open') list.unshift(toBlock(row));
   else list.push(toBlock(row));
 }

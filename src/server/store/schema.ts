@@ -226,6 +226,24 @@ function version5(): string {
     `;
 }
 
+/**
+ * Pools: every block is sold for real money or for demo play money, never both. Blocks
+ * loaded before keep selling as `real` (they were loaded by `ops load` or as starter blocks
+ * sold to everyone); each pool has its own open block per stake. A play records the pool
+ * of its block; plays sold before this version keep NULL there (demo players' among them
+ * took units of real blocks: they stay readable, and the ledger audit counts them apart).
+ */
+function version6(): string {
+  return `
+      ALTER TABLE blocks ADD COLUMN pool TEXT NOT NULL DEFAULT 'real' CHECK (pool IN ('real', 'demo'));
+      DROP INDEX blocks_one_open_per_stake;
+      CREATE UNIQUE INDEX blocks_one_open_per_pool ON blocks (stake_cents, pool) WHERE status = 'open';
+      DROP INDEX blocks_queue;
+      CREATE INDEX blocks_queue ON blocks (stake_cents, pool, status, seq);
+      ALTER TABLE plays ADD COLUMN pool TEXT CHECK (pool IN ('real', 'demo'));
+    `;
+}
+
 /** Every migration, in order, as this dialect spells it. */
 export function migrations(d: SchemaDialect): readonly Migration[] {
   return [
@@ -234,6 +252,7 @@ export function migrations(d: SchemaDialect): readonly Migration[] {
     { version: 3, name: 'sales window set by the operator', sql: version3(d) },
     { version: 4, name: 'operator wallet: books stored by key, one index fewer', sql: version4(d) },
     { version: 5, name: 'no session key in the database', sql: version5() },
+    { version: 6, name: 'blocks in pools: real and demo', sql: version6() },
   ];
 }
 

@@ -23,7 +23,15 @@ beforeAll(async () => {
 });
 
 function buy(store: Store, playerId: string, stakeCents: StakeCents, more: Partial<BuyRequest> = {}) {
-  return store.buyPlay({ playerId, playId: randomUUID(), stakeCents, salesOpen: true, now: new Date(), ...more });
+  const request = {
+    playerId,
+    playId: randomUUID(),
+    stakeCents,
+    pool: 'demo' as const,
+    salesOpen: true,
+    now: new Date(),
+  };
+  return store.buyPlay({ ...request, ...more });
 }
 
 function ok(result: BuyResult) {
@@ -60,7 +68,7 @@ describe.each(kinds)('$name store', (kind) => {
     if (!kind.available) return context.skip();
     opened = await kind.open(library);
     store = opened.store;
-    await addTestBlocks(store);
+    await addTestBlocks(store, ['demo', 'real']);
     blockIds = (await store.listBlocks()).map((b) => b.id);
   });
   afterEach(async () => {
@@ -71,15 +79,23 @@ describe.each(kinds)('$name store', (kind) => {
   });
 
   it('loads blocks: the first of each stake opens, the next one queues', async () => {
+    // Each pool has its own open block per stake and its own queue.
     const blocks = await store.listBlocks();
-    expect(blocks.map((b) => [b.stakeCents, b.status, b.nextPosition])).toEqual([
+    expect(blocks.filter((b) => b.pool === 'demo').map((b) => [b.stakeCents, b.status, b.nextPosition])).toEqual([
       [100, 'open', 0],
       [100, 'queued', 0],
       [200, 'open', 0],
       [300, 'open', 0],
       [500, 'open', 0],
     ]);
-    expect([...(await store.stakesWithUnits())].sort()).toEqual([100, 200, 300, 500]);
+    expect(blocks.filter((b) => b.pool === 'real').map((b) => [b.stakeCents, b.status, b.nextPosition])).toEqual([
+      [100, 'open', 0],
+      [200, 'open', 0],
+      [300, 'open', 0],
+      [500, 'open', 0],
+    ]);
+    expect([...(await store.stakesWithUnits('demo'))].sort()).toEqual([100, 200, 300, 500]);
+    expect([...(await store.stakesWithUnits('real'))].sort()).toEqual([100, 200, 300, 500]);
   });
 
   it('sells units in block order, debits the stake and credits the unit’s lot', async () => {
@@ -103,7 +119,14 @@ describe.each(kinds)('$name store', (kind) => {
   it('replays the same playId, in sequence and concurrently, with one debit', async () => {
     const player = await store.createDemoPlayer(10_000, new Date());
     const playId = randomUUID();
-    const request = { playerId: player.id, playId, stakeCents: 200 as StakeCents, salesOpen: true, now: new Date() };
+    const request = {
+      playerId: player.id,
+      playId,
+      stakeCents: 200 as StakeCents,
+      pool: 'demo' as const,
+      salesOpen: true,
+      now: new Date(),
+    };
     const first = ok(await store.buyPlay(request));
     expect(first.replayed).toBe(false);
     const again = await Promise.all(Array.from({ length: 20 }, () => store.buyPlay(request)));
@@ -154,7 +177,7 @@ describe.each(kinds)('$name store', (kind) => {
     expect(await buy(store, player.id, 300)).toEqual({ ok: false, code: 'SOLD_OUT' });
     expect(await opened.dump()).toBe(funded);
     expect(closed).not.toBe(before);
-    expect([...(await store.stakesWithUnits())].sort()).toEqual([100, 200, 500]);
+    expect([...(await store.stakesWithUnits('demo'))].sort()).toEqual([100, 200, 500]);
   });
 
   it('sells exactly what the balance allows out of 200 concurrent plays', async () => {
@@ -220,7 +243,7 @@ describe.each(kinds)('$name store', (kind) => {
     expect(blocks.find((b) => b.id === first!.id)).toMatchObject({ status: 'closed', nextPosition: n });
     expect(blocks.find((b) => b.id === second!.id)).toMatchObject({ status: 'open', nextPosition: 4 });
     // The stake stays on sale from the second block.
-    expect((await store.stakesWithUnits()).has(100)).toBe(true);
+    expect((await store.stakesWithUnits('demo')).has(100)).toBe(true);
   });
 
   it('closes the last block of a stake on its last unit, then answers SOLD_OUT', async () => {
@@ -230,7 +253,7 @@ describe.each(kinds)('$name store', (kind) => {
     const results = await Promise.all(Array.from({ length: 4 }, () => buy(store, player.id, 500)));
     expect(results.filter((r) => r.ok)).toHaveLength(2);
     expect(results.filter((r) => !r.ok && r.code === 'SOLD_OUT')).toHaveLength(2);
-    expect((await store.stakesWithUnits()).has(500)).toBe(false);
+    expect((await store.stakesWithUnits('demo')).has(500)).toBe(false);
     expect((await store.listBlocks()).find((b) => b.id === block.id)!.status).toBe('closed');
   });
 

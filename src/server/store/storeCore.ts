@@ -12,8 +12,10 @@ import {
   type PlayRow,
 } from './rows.ts';
 import type {
+  BlockPool,
   BlockRecord,
   LedgerFacts,
+  PlayerKind,
   PlayerRecord,
   PlayRecord,
   PlaysQuery,
@@ -53,6 +55,11 @@ const LEDGER_FACTS_SQL = {
     FROM plays WHERE block_id IS NOT NULL GROUP BY block_id`,
   duplicates: `SELECT block_id, position, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL
     GROUP BY block_id, position HAVING COUNT(*) > 1`,
+  // Fixture plays come from no block: they are in no pool.
+  poolPlays: `SELECT p.pool AS play_pool, b.pool AS block_pool, pl.kind AS player_kind, COUNT(*) AS n,
+      CAST(SUM(p.stake_cents) AS BIGINT) AS stakes, CAST(SUM(p.win_cents) AS BIGINT) AS prizes
+    FROM plays p JOIN blocks b ON b.id = p.block_id JOIN players pl ON pl.id = p.player_id
+    GROUP BY p.pool, b.pool, pl.kind`,
 } as const;
 
 /**
@@ -142,9 +149,10 @@ export abstract class StoreCore {
     return this.seen(rows.map(toBlock));
   }
 
-  async stakesWithUnits(): Promise<Set<StakeCents>> {
+  async stakesWithUnits(pool: BlockPool): Promise<Set<StakeCents>> {
     const rows = await this.all<{ stake_cents: number }>(
-      `SELECT DISTINCT stake_cents FROM blocks WHERE status IN ('open', 'queued') AND next_position < count`,
+      `SELECT DISTINCT stake_cents FROM blocks WHERE pool = ? AND status IN ('open', 'queued') AND next_position < count`,
+      [pool],
     );
     return this.seen(new Set(rows.map((r) => r.stake_cents as StakeCents)));
   }
@@ -210,6 +218,14 @@ export abstract class StoreCore {
     const cursorRows = await this.all<{ block_id: string; n: number; lo: number; hi: number }>(q.cursors);
     const byBlock = new Map(cursorRows.map((r) => [r.block_id, r]));
     const duplicates = await this.all<{ block_id: string; position: number; n: number }>(q.duplicates);
+    const poolPlays = await this.all<{
+      play_pool: BlockPool | null;
+      block_pool: BlockPool;
+      player_kind: PlayerKind;
+      n: number;
+      stakes: number;
+      prizes: number;
+    }>(q.poolPlays);
     return this.seen({
       totalCents: total!.s,
       unbalancedTransactions: unbalanced.map((r) => ({ txn: r.txn, sumCents: r.s })),
@@ -225,6 +241,14 @@ export abstract class StoreCore {
         return { block, sold: r?.n ?? 0, minPosition: r?.lo ?? null, maxPosition: r?.hi ?? null };
       }),
       duplicateUnits: duplicates.map((r) => ({ blockId: r.block_id, position: r.position, count: r.n })),
+      poolPlays: poolPlays.map((r) => ({
+        playPool: r.play_pool,
+        blockPool: r.block_pool,
+        playerKind: r.player_kind,
+        plays: Number(r.n),
+        stakesCents: r.stakes,
+        prizesCents: r.prizes,
+      })),
     });
   }
 

@@ -19,14 +19,32 @@ export interface PlayerRecord {
 
 export type BlockStatus = 'open' | 'queued' | 'closed';
 
+/**
+ * Which money a block is sold for, fixed when it is generated or loaded: `real` blocks
+ * (only from `ops load`) to portal players' money, `demo` blocks (made by the server) to
+ * demo players' play money. Each pool has its own open block per stake and its own queue.
+ */
+export type BlockPool = 'real' | 'demo';
+
+export const BLOCK_POOLS: readonly BlockPool[] = ['real', 'demo'];
+
+/** The pool that sells to a player of this kind. */
+export function poolOfPlayer(kind: PlayerKind): BlockPool {
+  return kind === 'demo' ? 'demo' : 'real';
+}
+
 export interface BlockRecord {
   id: string;
   stakeCents: StakeCents;
+  pool: BlockPool;
   filePath: string;
   count: number;
   nextPosition: number;
   status: BlockStatus;
 }
+
+/** What a block is put on sale with. */
+export type NewBlock = Omit<BlockRecord, 'nextPosition' | 'status'>;
 
 /** A sold unit as stored; block and position stay inside the server. */
 export interface PlayRecord {
@@ -36,6 +54,8 @@ export interface PlayRecord {
   /** Null for a test fixture, which comes from no block. */
   blockId: string | null;
   position: number | null;
+  /** The pool of its block; null for a fixture, and for a play sold before blocks had pools. */
+  pool: BlockPool | null;
   fixture: boolean;
   unit: Unit;
   bells: number;
@@ -52,6 +72,11 @@ export interface PlayRecord {
 
 /** Reads a block's units; the store asks for them inside the play's transaction, with the sale's time. */
 export interface UnitSource {
+  /**
+   * Whether the block's units may be sold at `soldAt` (now if not given): its root is
+   * published (and, where a transparency log is kept, logged in a head signed before).
+   */
+  isPublished(block: Pick<BlockRecord, 'id'>, soldAt?: Date): boolean;
   unitAt(block: Pick<BlockRecord, 'id' | 'filePath'>, position: number, soldAt?: Date): Unit;
 }
 
@@ -76,6 +101,8 @@ export interface BuyRequest {
   playerId: string;
   playId: string;
   stakeCents: StakeCents;
+  /** The pool that sells to this player; the batch refuses to sell it a unit of the other. */
+  pool: BlockPool;
   /** Decided by the caller from the sales window; an existing playId is replayed even when closed. */
   salesOpen: boolean;
   /** Test mode only: sell this unit instead of the block's next one. */
@@ -85,15 +112,19 @@ export interface BuyRequest {
   now: Date;
 }
 
+export type BuyRefusal = Extract<
+  ErrorCode,
+  'SALES_CLOSED' | 'INSUFFICIENT_BALANCE' | 'SOLD_OUT' | 'PLAY_ID_REUSED' | 'NOT_FOUND' | 'WALLET_UNAVAILABLE'
+>;
+
 export type BuyResult =
   | { ok: true; play: PlayRecord; balanceCents: Cents; replayed: boolean }
-  | {
-      ok: false;
-      code: Extract<
-        ErrorCode,
-        'SALES_CLOSED' | 'INSUFFICIENT_BALANCE' | 'SOLD_OUT' | 'PLAY_ID_REUSED' | 'NOT_FOUND' | 'WALLET_UNAVAILABLE'
-      >;
-    };
+  | { ok: false; code: BuyRefusal }
+  /**
+   * The next block of the stake has no published root yet (loaded by another process a
+   * moment ago): nothing was sold or taken. The sale waits for the root, then sells.
+   */
+  | { ok: false; code: 'ROOT_PENDING'; block: BlockRecord };
 
 /**
  * A bet at the operator's wallet, recorded before it is sent: `sending` until its outcome
@@ -195,6 +226,15 @@ export interface LedgerFacts {
   balances: { playerId: string; balanceCents: Cents; entriesCents: Cents }[];
   /** Per block and lot, how many units were sold. */
   soldLots: { blockId: string; lotCents: Cents; count: number }[];
+  /** Per pool the play records (null: sold before pools), block pool and player kind: each with its plays and money. */
+  poolPlays: {
+    playPool: BlockPool | null;
+    blockPool: BlockPool;
+    playerKind: PlayerKind;
+    plays: number;
+    stakesCents: Cents;
+    prizesCents: Cents;
+  }[];
   /** Per block, the sold positions' count, min and max, next to its cursor. */
   blockCursors: { block: BlockRecord; sold: number; minPosition: number | null; maxPosition: number | null }[];
   /** (block, position) pairs sold more than once (the schema forbids it; checked anyway). */
@@ -243,11 +283,11 @@ export interface Store {
   ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord>;
   getPlayer(playerId: string): Promise<PlayerRecord | null>;
 
-  /** Puts a verified block on sale (queued behind the open one of its stake, or open). */
-  addBlock(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): Promise<BlockRecord>;
+  /** Puts a verified block on sale (queued behind the open one of its stake and pool, or open). */
+  addBlock(block: NewBlock, now: Date): Promise<BlockRecord>;
   listBlocks(): Promise<BlockRecord[]>;
-  /** The stakes that still have a unit to sell. */
-  stakesWithUnits(): Promise<Set<StakeCents>>;
+  /** The stakes that still have a unit to sell in the pool. */
+  stakesWithUnits(pool: BlockPool): Promise<Set<StakeCents>>;
 
   /** The one transaction of a « Jouer ». */
   buyPlay(request: BuyRequest): Promise<BuyResult>;

@@ -39,7 +39,7 @@ describe.each(kinds)('$name store: wallet books', (kind) => {
     if (!kind.available) return context.skip();
     opened = await kind.open(library);
     store = opened.store;
-    await addTestBlocks(store);
+    await addTestBlocks(store, ['demo', 'real']);
     await store.ensurePortalPlayer(PLAYER, new Date());
   });
   afterEach(async () => {
@@ -64,6 +64,7 @@ describe.each(kinds)('$name store: wallet books', (kind) => {
       playerId: demo.id,
       playId: randomUUID(),
       stakeCents: 100,
+      pool: 'demo',
       salesOpen: true,
       now: new Date(),
     });

@@ -23,6 +23,7 @@ const request = (playId: string): BuyRequest => ({
   playerId: 'p',
   playId,
   stakeCents: 200,
+  pool: 'demo',
   salesOpen: true,
   now: new Date(0),
 });

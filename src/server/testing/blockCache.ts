@@ -10,18 +10,25 @@ import {
 import type { StakeCents } from '../../rules/index.ts';
 import { BlockLibrary } from '../blocks/blockLibrary.ts';
 import { verifyForSale } from '../blocks/blockLoading.ts';
+import type { BlockPool } from '../store/types.ts';
 
 /**
  * Full blocks for the server tests, generated once (a few seconds each) and kept under
  * .tmp/ (gitignored) so that later runs only read them. Fixed seeds: the same bytes on
- * every machine. Two blocks of 1 € so that tests can cross from one to the next.
+ * every machine. The first five are demo blocks (demo sessions play most tests), two of
+ * 1 € so that tests can cross from one to the next; then one real block per stake, for
+ * portal players' money.
  */
-export const TEST_BLOCK_SEEDS: readonly { stakeCents: StakeCents; seedHex: string }[] = [
-  { stakeCents: 100, seedHex: '5e1e0001' },
-  { stakeCents: 100, seedHex: '5e1e0002' },
-  { stakeCents: 200, seedHex: '5e1e0003' },
-  { stakeCents: 300, seedHex: '5e1e0004' },
-  { stakeCents: 500, seedHex: '5e1e0005' },
+export const TEST_BLOCK_SEEDS: readonly { stakeCents: StakeCents; seedHex: string; pool: BlockPool }[] = [
+  { stakeCents: 100, seedHex: '5e1e0001', pool: 'demo' },
+  { stakeCents: 100, seedHex: '5e1e0002', pool: 'demo' },
+  { stakeCents: 200, seedHex: '5e1e0003', pool: 'demo' },
+  { stakeCents: 300, seedHex: '5e1e0004', pool: 'demo' },
+  { stakeCents: 500, seedHex: '5e1e0005', pool: 'demo' },
+  { stakeCents: 100, seedHex: '5e1e0006', pool: 'real' },
+  { stakeCents: 200, seedHex: '5e1e0007', pool: 'real' },
+  { stakeCents: 300, seedHex: '5e1e0008', pool: 'real' },
+  { stakeCents: 500, seedHex: '5e1e0009', pool: 'real' },
 ];
 
 const CACHE_DIR = path.resolve('.tmp', 'test-blocks');
@@ -55,6 +62,7 @@ async function withLock<T>(work: () => Promise<T>): Promise<T> {
 export interface CachedBlock {
   file: string;
   block: Block;
+  pool: BlockPool;
 }
 
 let cached: Promise<CachedBlock[]> | null = null;
@@ -63,14 +71,14 @@ let cached: Promise<CachedBlock[]> | null = null;
 export function testBlocks(): Promise<CachedBlock[]> {
   cached ??= withLock(async () => {
     const out: CachedBlock[] = [];
-    for (const { stakeCents, seedHex } of TEST_BLOCK_SEEDS) {
+    for (const { stakeCents, seedHex, pool } of TEST_BLOCK_SEEDS) {
       const file = path.join(CACHE_DIR, `${stakeCents}-${seedHex}.block`);
       if (!fs.existsSync(file)) {
         const block = generateBlock({ stakeCents, seedHex });
         verifyForSale(block, file);
         await writeBlockFile(file, block);
       }
-      out.push({ file, block: readBlockFile(file) });
+      out.push({ file, block: readBlockFile(file), pool });
     }
     return out;
   });

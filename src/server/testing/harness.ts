@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { SessionResponse } from '../../contract/api.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type ServerConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import type { SqliteStore } from '../store/sqlite/sqliteStore.ts';
-import type { Store } from '../store/types.ts';
+import type { BlockPool, Store } from '../store/types.ts';
 import { testModeExtension } from '../testMode/index.ts';
-import { testBlocks, testLibrary } from './blockCache.ts';
+import { testBlocks, testLibrary, type CachedBlock } from './blockCache.ts';
 import { TEST_SESSION_LIMITS } from './child.ts';
 
 /** A throw-away data directory under the system's temp dir. */
@@ -16,14 +16,46 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'spincake-test-'));
 }
 
-/** Puts the cached test blocks on sale in a store, in TEST_BLOCK_SEEDS order (no copy). */
-export async function addTestBlocks(store: Store): Promise<void> {
-  for (const { file, block } of await testBlocks()) {
+/**
+ * Puts the cached test blocks of `pools` on sale in a store, in TEST_BLOCK_SEEDS order (no
+ * copy), each in its pool or in the one `poolOf` gives it. Demo blocks only by default: a
+ * server reads every block on sale as it starts, and only portal players buy real ones.
+ */
+export async function addTestBlocks(
+  store: Pick<Store, 'addBlock'>,
+  pools: readonly BlockPool[] = ['demo'],
+  poolOf: (cached: CachedBlock, index: number) => BlockPool = (cached) => cached.pool,
+): Promise<void> {
+  const chosen = (await testBlocks()).filter((cached) => pools.includes(cached.pool));
+  for (const [index, cached] of chosen.entries()) {
+    const { file, block } = cached;
     await store.addBlock(
-      { id: block.id, stakeCents: block.header.stakeCents, filePath: file, count: block.header.count },
+      {
+        id: block.id,
+        stakeCents: block.header.stakeCents,
+        pool: poolOf(cached, index),
+        filePath: file,
+        count: block.header.count,
+      },
       new Date(),
     );
   }
+}
+
+/**
+ * A test server's configuration: a free port on loopback, the data dir, and no demo block
+ * made behind a test's back unless it asks (DEMO_REFILL_UNITS); `env` adds or overrides.
+ */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): ServerConfig {
+  return loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CLIENT_DIR: dataDir,
+    DEMO_REFILL_UNITS: '0',
+    ...TEST_SESSION_LIMITS,
+    ...env,
+  });
 }
 
 export interface TestServer extends RunningServer {
@@ -37,18 +69,15 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = tempDataDir();
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CLIENT_DIR: dataDir,
-    ...TEST_SESSION_LIMITS,
-    ...env,
-  });
+  const config = testConfig(dataDir, env);
+  // Real blocks for portal players' money, demo blocks for demo play.
+  const pools: BlockPool[] = [];
+  if (config.demoMode) pools.push('demo');
+  if (config.portalSecret !== null) pools.push('real');
   const server = await startServer(config, {
     library: await testLibrary(),
     log: () => {},
-    prepare: addTestBlocks,
+    prepare: (store) => addTestBlocks(store, pools),
     extensions: config.testMode ? [testModeExtension()] : [],
   });
   return {

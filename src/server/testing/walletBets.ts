@@ -31,6 +31,7 @@ export function walletBuyRequest(
     playerId: bet.playerId,
     playId: bet.playId,
     stakeCents: bet.stakeCents,
+    pool: 'real',
     salesOpen: true,
     now: new Date(),
     wallet: {

@@ -5,14 +5,15 @@ import type { BlockRecord, UnitSource } from '../store/types.ts';
 import type { LoggedEntry, TransparencyLog } from './transparencyLog.ts';
 
 type BlockRef = Pick<BlockRecord, 'id' | 'filePath'>;
+/** A block as the log names it: its pool is part of its entry. */
+type PooledBlockRef = Pick<BlockRecord, 'id' | 'filePath' | 'pool'>;
 
 /** The most a server waits for its clock to pass the time of a head signed by another instance. */
 const MAX_CLOCK_WAIT_MS = 5_000;
 
-/** A block's pool as the log names it: the block's own when it has one, else real money. */
-export function poolOf(block: object): LogPool {
-  const pool = (block as { pool?: unknown }).pool;
-  return pool === 'demo' ? 'demo' : 'real';
+/** A block's pool as the log names it: the block's own (schema version 6). */
+export function poolOf(block: Pick<BlockRecord, 'pool'>): LogPool {
+  return block.pool;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -22,9 +23,10 @@ function sleep(ms: number): Promise<void> {
 /**
  * A block's publication: its commitment computed (the library), then logged in the
  * transparency log and in a signed head. No unit of a block is sold before both, and a
- * unit is sold only at a time after that head's (`unitAt`): the store takes its units
- * through this source. A block whose entry is not logged yet is published on demand: the
- * play that met it is refused (RootNotPublishedError, nothing sold) and tried again.
+ * unit is sold only at a time after that head's: the store takes its units through this
+ * source, asks `isPublished` with the sale's time first (ROOT_PENDING, nothing sold, when
+ * not yet) and `unitAt` refuses the same (RootNotPublishedError). The sale room awaits
+ * `publish` (sale/roots.ts) before it sells, and again for a block the store reported.
  */
 export class BlockPublication implements UnitSource {
   private readonly logged = new Map<string, LoggedEntry>();
@@ -37,12 +39,14 @@ export class BlockPublication implements UnitSource {
   ) {}
 
   unitAt(block: BlockRef, position: number, soldAt?: Date): Unit {
-    const logged = this.logged.get(block.id);
-    if (!logged || (soldAt !== undefined && logged.head.timestamp >= soldAt.getTime())) {
-      this.publish(block).catch(() => {}); // the next play that needs it sees the failure
-      throw new RootNotPublishedError(block);
-    }
+    if (!this.isPublished(block, soldAt)) throw new RootNotPublishedError(block);
     return this.library.unitAt(block, position);
+  }
+
+  /** Whether the block's entry is in a signed head of a time before `soldAt` (now if not given). */
+  isPublished(block: Pick<BlockRecord, 'id'>, soldAt: Date = this.clock()): boolean {
+    const logged = this.logged.get(block.id);
+    return logged !== undefined && logged.head.timestamp < soldAt.getTime();
   }
 
   /** Whether the block's entry is in a signed head this server has seen: its units may be sold. */
@@ -51,7 +55,7 @@ export class BlockPublication implements UnitSource {
   }
 
   /** The block's commitment, logged (once: concurrent callers share it). Resolves once this server's clock is past the head. */
-  publish(block: BlockRef): Promise<LoggedEntry> {
+  publish(block: PooledBlockRef): Promise<LoggedEntry> {
     const known = this.logged.get(block.id);
     if (known) return Promise.resolve(known);
     let pending = this.logging.get(block.id);
@@ -62,7 +66,7 @@ export class BlockPublication implements UnitSource {
     return pending;
   }
 
-  private async logBlock(record: BlockRef): Promise<LoggedEntry> {
+  private async logBlock(record: PooledBlockRef): Promise<LoggedEntry> {
     const commitment = await this.library.publish(record);
     const { header } = this.library.get(record);
     const entry = await this.log.logCommitment({
@@ -78,21 +82,6 @@ export class BlockPublication implements UnitSource {
     if (ahead > 0) await sleep(Math.min(ahead, MAX_CLOCK_WAIT_MS));
     this.logged.set(record.id, entry);
     return entry;
-  }
-
-  /** Resolves once every block of the stake that may be sold has its root published and logged. */
-  async whenPublished(stakeCents: number): Promise<void> {
-    const blocks = this.library.blocksForSale(stakeCents);
-    if (blocks.every((block) => this.logged.has(block.id))) return;
-    await this.library.whenPublished(stakeCents);
-    await Promise.all(blocks.map((block) => this.publish(block)));
-  }
-
-  /** At start: logs the blocks on sale or queued (their commitments are being computed), open ones first. */
-  preload(records: readonly BlockRecord[]): void {
-    const selling = records.filter((record) => record.status !== 'closed');
-    const openFirst = [...selling].sort((a, b) => Number(b.status === 'open') - Number(a.status === 'open'));
-    for (const record of openFirst) this.publish(record).catch(() => {}); // a play of that stake will see it
   }
 
   /** What a ticket of this block sold at `soldAt` carries of the log. */

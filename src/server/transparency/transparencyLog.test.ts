@@ -165,7 +165,7 @@ describe('a block’s publication', () => {
     const log = await TransparencyLog.open(SqliteLogStorage.inDataDir(dir), KEY, { headSeconds: 60 });
     try {
       const { file, block } = (await testBlocks())[0]!;
-      const record = { id: block.id, filePath: file };
+      const record = { id: block.id, filePath: file, pool: 'demo' as const };
       const publication = new BlockPublication(await testLibrary(), log);
       expect(() => publication.unitAt(record, 0, new Date())).toThrow(RootNotPublishedError);
       const logged = await publication.publish(record);

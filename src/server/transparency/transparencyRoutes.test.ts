@@ -66,7 +66,7 @@ describe('the transparency log of a server', () => {
     const parsed = entries.map((e) => parseEntry(e.data)!);
     expect(parsed.find((e) => e.blockId === block.id)).toMatchObject({
       kind: 'commitment',
-      pool: 'real',
+      pool: 'demo', // the first test block is a demo block: its entry names its own pool
       stakeCents: 100,
     });
     expect(parsed.find((e) => e.blockId === play.playId)).toBeUndefined();

@@ -3,7 +3,7 @@ import type { StakeCents } from '../../rules/index.ts';
 import { callWallet } from '../../wallet/client.ts';
 import { WALLET_CURRENCY } from '../../wallet/contract.ts';
 import type { WalletSettings } from '../config.ts';
-import type { BuyResult, PlayRecord, Store, WalletBetRecord } from '../store/types.ts';
+import type { BuyRefusal, BuyResult, PlayRecord, Store, WalletBetRecord } from '../store/types.ts';
 import { OutboxDrainer, type DrainerOptions } from './outboxDrainer.ts';
 import { refusalOf, WALLET_UNAVAILABLE, type WalletRefusal } from './refusals.ts';
 import { holdMs, sendSettlement } from './settlement.ts';
@@ -20,11 +20,11 @@ export interface WalletPlayRequest {
   now: Date;
 }
 
-type StoreRefusal = Exclude<BuyResult, { ok: true }>['code'];
-
 export type WalletPlayResult =
   | { ok: true; play: PlayRecord; balanceCents: number; replayed: boolean }
-  | { ok: false; code: StoreRefusal | WalletRefusal['code']; message?: string };
+  | { ok: false; code: BuyRefusal | WalletRefusal['code']; message?: string }
+  /** The stake's next real block had no published root: the bet is rolled back, nothing sold. */
+  | Extract<BuyResult, { code: 'ROOT_PENDING' }>;
 
 export type WalletBalance = { ok: true; balanceCents: number } | { ok: false; refusal: WalletRefusal };
 
@@ -52,7 +52,8 @@ export class OperatorWallet {
   ) {
     this.drainer = new OutboxDrainer(store, settings, options);
     this.betDeadlineMs = 3 * settings.timeoutMs + 1000;
-    this.stakesOnSale = new StakesOnSale(store);
+    // Portal players' money is real: only real blocks sell to it.
+    this.stakesOnSale = new StakesOnSale(store, 'real');
   }
 
   /** The balance at the wallet now; unanswered, the last one it gave. */
@@ -117,6 +118,7 @@ export class OperatorWallet {
         playerId,
         playId,
         stakeCents,
+        pool: 'real',
         salesOpen: request.salesOpen,
         now: request.now,
         wallet: {

@@ -20,7 +20,7 @@ describe('StakesOnSale', () => {
   it('trusts a stake seen on sale for a moment, then asks the store again', async () => {
     const store = storeWith([100, 200]);
     let now = 0;
-    const onSale = new StakesOnSale(store, () => now);
+    const onSale = new StakesOnSale(store, 'real', () => now);
     expect(await onSale.has(100)).toBe(true);
     store.stakes.delete(100);
     now += ON_SALE_FRESH_MS - 1;
@@ -34,7 +34,7 @@ describe('StakesOnSale', () => {
 
   it('asks every time about a stake seen without units, so a block put on sale sells at once', async () => {
     const store = storeWith([100]);
-    const onSale = new StakesOnSale(store, () => 0);
+    const onSale = new StakesOnSale(store, 'real', () => 0);
     expect(await onSale.has(500)).toBe(false);
     expect(await onSale.has(500)).toBe(false);
     store.stakes.add(500);
@@ -44,7 +44,7 @@ describe('StakesOnSale', () => {
 
   it('shares one query among the plays that ask at once', async () => {
     const store = storeWith([300]);
-    const onSale = new StakesOnSale(store, () => 0);
+    const onSale = new StakesOnSale(store, 'real', () => 0);
     const answers = await Promise.all([onSale.has(300), onSale.has(300), onSale.has(100)]);
     expect(answers).toEqual([true, true, false]);
     expect(store.asked).toBe(1);

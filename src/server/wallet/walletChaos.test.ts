@@ -60,7 +60,7 @@ async function sqliteSetup(): Promise<Setup> {
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const library = await testLibrary();
   const prepared = SqliteStore.open(dataDir, library);
-  await addTestBlocks(prepared);
+  await addTestBlocks(prepared, ['real']);
   await prepared.close();
   return {
     env: { DATA_DIR: dataDir },
@@ -78,7 +78,7 @@ async function postgresSetup(): Promise<Setup> {
   });
   const library = await testLibrary();
   const prepared = await PostgresStore.connect(database.url, library);
-  await addTestBlocks(prepared);
+  await addTestBlocks(prepared, ['real']);
   await prepared.close();
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
@@ -104,6 +104,8 @@ describe.each(kinds)('wallet chaos ($name)', (kind) => {
       const env = {
         ...setup.env,
         CLIENT_DIR: setup.env.DATA_DIR!,
+        // Portal players' money only: real blocks, no demo pool to make.
+        DEMO_MODE: 'off',
         PORTAL_SECRET,
         ...wallet.gameEnv,
         WALLET_TIMEOUT_MS: '600',

@@ -7,10 +7,10 @@ import type { BatchWrites } from '../batchPlan.ts';
  */
 export const WRITE_BATCH_SQL = `WITH new_plays AS (
     INSERT INTO plays (play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
-                       jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at)
+                       jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at, pool)
     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::bool[], $7::text[],
                          $8::int[], $9::int[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
-                         $14::bigint[], $15::text[])
+                         $14::bigint[], $15::text[], $27::text[])
     RETURNING 1
   ), new_entries AS (
     INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at)
@@ -58,6 +58,7 @@ export function writeBatchParams(writes: BatchWrites, blocks: [string, { nextPos
     blocks.map(([id]) => id),
     blocks.map(([, b]) => b.nextPosition),
     blocks.map(([, b]) => b.status),
+    p.map((r) => r.pool),
   ];
 }
 

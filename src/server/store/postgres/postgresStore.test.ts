@@ -34,7 +34,7 @@ function ok(result: BuyResult) {
 }
 
 function buy(store: PostgresStore, playerId: string, stakeCents: StakeCents, playId = randomUUID()) {
-  return store.buyPlay({ playerId, playId, stakeCents, salesOpen: true, now: new Date() });
+  return store.buyPlay({ playerId, playId, stakeCents, pool: 'demo', salesOpen: true, now: new Date() });
 }
 
 describe.skipIf(!reachable)('PostgreSQL store', () => {
@@ -57,7 +57,14 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await openStore();
     await openStore();
     const { rows } = await admin.query('SELECT version FROM schema_migrations ORDER BY version');
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+    expect(rows).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 3 },
+      { version: 4 },
+      { version: 5 },
+      { version: 6 },
+    ]);
     const outboxIndexes = await admin.query(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'wallet_outbox' ORDER BY indexname`,
     );
@@ -215,7 +222,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     let blocksRead = false;
     let stakesRead = false;
     const blocks = one.listBlocks().then((list) => ((blocksRead = true), list));
-    const stakes = one.stakesWithUnits().then((set) => ((stakesRead = true), set));
+    const stakes = one.stakesWithUnits('demo').then((set) => ((stakesRead = true), set));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(read).toBe(false);
     expect(blocksRead).toBe(false);

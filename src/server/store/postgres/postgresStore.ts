@@ -8,9 +8,11 @@ import { reportBatch } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
-import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer } from '../rows.ts';
+import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer, type QueueKey } from '../rows.ts';
 import type {
   BlockRecord,
+  NewBlock,
+  PlayerKind,
   BuyRequest,
   BuyResult,
   NewWalletBet,
@@ -220,16 +222,19 @@ export class PostgresStore extends WalletBooks implements Store {
     return value;
   }
 
-  async addBlock(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): Promise<BlockRecord> {
+  async addBlock(block: NewBlock, now: Date): Promise<BlockRecord> {
     return this.transaction(async (c) => {
       // Loads of the same stake from two instances wait for each other: one opens, one queues.
       await c.query('SELECT pg_advisory_xact_lock($1, $2)', [0x5b1c_ca4e, block.stakeCents]);
-      const open = await c.query(`SELECT 1 FROM blocks WHERE stake_cents = $1 AND status = 'open'`, [block.stakeCents]);
+      const open = await c.query(`SELECT 1 FROM blocks WHERE stake_cents = $1 AND pool = $2 AND status = 'open'`, [
+        block.stakeCents,
+        block.pool,
+      ]);
       const status = open.rowCount ? 'queued' : 'open';
       await c.query(
-        `INSERT INTO blocks (id, stake_cents, file_path, count, next_position, status, loaded_at)
-         VALUES ($1, $2, $3, $4, 0, $5, $6)`,
-        [block.id, block.stakeCents, block.filePath, block.count, status, now.toISOString()],
+        `INSERT INTO blocks (id, stake_cents, pool, file_path, count, next_position, status, loaded_at)
+         VALUES ($1, $2, $3, $4, $5, 0, $6, $7)`,
+        [block.id, block.stakeCents, block.pool, block.filePath, block.count, status, now.toISOString()],
       );
       return { ...block, nextPosition: 0, status } as BlockRecord;
     });
@@ -294,6 +299,7 @@ export class PostgresStore extends WalletBooks implements Store {
     // takes its locks in the same order, so batches queue instead of deadlocking.
     const playerIds = [...new Set(requests.map((r) => r.playerId))].sort();
     const stakes = [...new Set(requests.filter((r) => !r.fixtureUnit).map((r) => r.stakeCents))].sort((a, b) => a - b);
+    const pools = [...new Set(requests.filter((r) => !r.fixtureUnit).map((r) => r.pool))].sort();
     const bets = requests.flatMap((r) => (r.wallet ? [r.wallet.betRequestId] : [])).sort();
     const [, , existingRows, playerRows, blockRows, betRows] = await settleInOrder(
       sentTogether(
@@ -310,9 +316,9 @@ export class PostgresStore extends WalletBooks implements Store {
             stakes.length === 0
               ? Promise.resolve(null)
               : client.query<BlockRow>(
-                  `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND status IN ('open', 'queued')
-             ORDER BY stake_cents, seq FOR UPDATE`,
-                  [stakes],
+                  `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ANY($1) AND pool = ANY($2)
+             AND status IN ('open', 'queued') ORDER BY stake_cents, seq FOR UPDATE`,
+                  [stakes, pools],
                 ),
             // Last: a stale-bet rollback locks only these rows, so no lock cycle is possible.
             bets.length === 0
@@ -326,10 +332,11 @@ export class PostgresStore extends WalletBooks implements Store {
     );
     const existing = new Map(existingRows.rows.map((row) => [row.play_id, toPlay(row)]));
     const balances = new Map(playerRows.rows.map((row) => [row.id, row.balance_cents]));
-    const blocks = new Map<StakeCents, BlockRecord[]>();
+    const kinds = new Map(playerRows.rows.map((row) => [row.id, row.kind as PlayerKind]));
+    const blocks = new Map<QueueKey, BlockRecord[]>();
     for (const row of blockRows?.rows ?? []) addBlockOnSale(blocks, row);
     const walletBets = new Map((betRows?.rows ?? []).map((row) => [row.request_id, row.state as WalletBetState]));
-    return { existing, balances, blocks, walletBets };
+    return { existing, balances, kinds, blocks, walletBets };
   }
 
   private async writeBatchAndCommit(client: pg.PoolClient, writes: BatchWrites): Promise<void> {

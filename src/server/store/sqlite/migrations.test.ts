@@ -2,18 +2,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { evaluate } from '../../../rules/index.ts';
+import { auditLedger } from '../../ledgerAudit.ts';
+import { testBlocks, testLibrary } from '../../testing/blockCache.ts';
 import { tempDataDir } from '../../testing/harness.ts';
+import { fundingEntries, playerAccount, pushPlayEntries, type LedgerEntry } from '../ledgerRules.ts';
 import { migrationsTableSql, SQLITE_SCHEMA } from '../schema.ts';
+import { encodeUnit } from '../unitCode.ts';
 import { migrate, MIGRATIONS } from './migrations.ts';
+import { SQLITE_FILE_NAME, SqliteStore } from './sqliteStore.ts';
 
 const WALLET_TABLES = { wallet_bets: 'request_id', wallet_outbox: 'request_id', wallet_balances: 'player_id' };
 
 /** A database as a server of schema version 3 left it. */
 function databaseAtVersion3(file: string): Database.Database {
+  return databaseAtVersion(file, 3);
+}
+
+/** A database as a server of that schema version left it. */
+function databaseAtVersion(file: string, version: number): Database.Database {
   const db = new Database(file);
   db.pragma('foreign_keys = ON');
   db.exec(migrationsTableSql(SQLITE_SCHEMA));
-  for (const migration of MIGRATIONS.filter((m) => m.version <= 3)) {
+  for (const migration of MIGRATIONS.filter((m) => m.version <= version)) {
     db.exec(migration.sql);
     db.prepare(`INSERT INTO schema_migrations VALUES (?, ?, '2026-11-01T00:00:00.000Z')`).run(
       migration.version,
@@ -60,7 +71,7 @@ describe('SQLite migrations', () => {
     fillWalletBooks(db);
     const before = rowsOf(db);
 
-    expect(migrate(db)).toEqual([4, 5]);
+    expect(migrate(db)).toEqual([4, 5, 6]);
 
     expect(rowsOf(db)).toEqual(before);
     const tables = db
@@ -117,8 +128,52 @@ describe('SQLite migrations', () => {
   it('applies nothing twice', () => {
     dir = tempDataDir();
     const db = new Database(path.join(dir, 'new.sqlite'));
-    expect(migrate(db)).toEqual([1, 2, 3, 4, 5]);
+    expect(migrate(db)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(migrate(db)).toEqual([]);
     db.close();
+  });
+
+  it('version 6 keeps the blocks of before as real, and demo players’ past plays readable and counted apart', async () => {
+    dir = tempDataDir();
+    const library = await testLibrary();
+    const { file, block } = (await testBlocks())[0]!;
+    const db = databaseAtVersion(path.join(dir, SQLITE_FILE_NAME), 5);
+    // Before pools: a demo player bought unit 0 of the one block, sold to everyone then.
+    const at = '2026-11-30T10:00:00.000Z';
+    db.prepare(`INSERT INTO players VALUES ('demo-old', 'demo', ?, ?)`).run(0, at);
+    db.prepare(`INSERT INTO blocks VALUES (?, 1, 100, ?, ?, 1, 'open', ?)`).run(block.id, file, block.header.count, at);
+    const unit = block.unitAt(0);
+    const { winCents, jeu1WinCents, jeu2WinCents, bells, points } = evaluate(unit);
+    const balance = 10_000 - 100 + winCents;
+    db.prepare(`UPDATE players SET balance_cents = ? WHERE id = 'demo-old'`).run(balance);
+    db.prepare(
+      `INSERT INTO plays (play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
+         jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at)
+       VALUES ('play-old', 'demo-old', 100, ?, 0, 0, ?, ?, ?, ?, ?, ?, 10000, ?, ?)`,
+    ).run(block.id, encodeUnit(unit), bells, points, jeu1WinCents, jeu2WinCents, winCents, balance, at);
+    const playEntries: LedgerEntry<'stake' | 'prize'>[] = [];
+    pushPlayEntries(playEntries, 'play-old', playerAccount('demo-old'), 100, winCents, at);
+    const entries: LedgerEntry[] = [...fundingEntries('demo-old', 10_000, at), ...playEntries];
+    const insert = db.prepare(
+      'INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const e of entries) insert.run(e.txn, e.account, e.amountCents, e.playId, e.kind, e.createdAt);
+    db.close();
+
+    const store = SqliteStore.open(dir, library);
+    try {
+      expect((await store.listBlocks()).map((b) => [b.id, b.pool, b.nextPosition])).toEqual([[block.id, 'real', 1]]);
+      expect(await store.getPlay('demo-old', 'play-old')).toMatchObject({ pool: null, position: 0, winCents });
+      const report = await store.readSnapshot(() => auditLedger(store, library));
+      expect(report.problems).toEqual([]);
+      expect(report.beforePools).toEqual({ plays: 1, demoPlays: 1 });
+      expect(report.pools.real.plays).toBe(0);
+      // From now on no demo player buys a real block's unit: the demo pool has none yet.
+      const demo = await store.createDemoPlayer(1000, new Date());
+      const next = { playerId: demo.id, playId: 'play-new', stakeCents: 100, pool: 'demo', salesOpen: true } as const;
+      expect(await store.buyPlay({ ...next, now: new Date() })).toEqual({ ok: false, code: 'SOLD_OUT' });
+    } finally {
+      await store.close();
+    }
   });
 });

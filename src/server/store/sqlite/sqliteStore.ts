@@ -10,9 +10,11 @@ import { reportBatch } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries, type LedgerEntry } from '../ledgerRules.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
-import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer } from '../rows.ts';
+import { addBlockOnSale, maskFromLaunched, queueKey, toPlay, toPlayer } from '../rows.ts';
 import type {
   BlockRecord,
+  NewBlock,
+  PlayerKind,
   BuyRequest,
   BuyResult,
   PlayerRecord,
@@ -53,6 +55,7 @@ type PlayInsert = [
   balanceBeforeCents: number,
   balanceAfterCents: number,
   createdAt: string,
+  pool: string | null,
 ];
 
 export const SQLITE_FILE_NAME = 'spincake.sqlite';
@@ -136,18 +139,19 @@ export class SqliteStore extends WalletBooks implements Store {
       playById: db.prepare<[string], PlayRow>(`SELECT ${PLAY_COLUMNS} FROM plays WHERE play_id = ?`),
       player: db.prepare<[string], PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE id = ?`),
       setBalance: db.prepare<[number, string]>('UPDATE players SET balance_cents = ? WHERE id = ?'),
-      openBlock: db.prepare<[number], BlockRow>(
-        `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ? AND status = 'open'`,
+      openBlock: db.prepare<[number, string], BlockRow>(
+        `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ? AND pool = ? AND status = 'open'`,
       ),
       setBlock: db.prepare<[number, string, string]>('UPDATE blocks SET next_position = ?, status = ? WHERE id = ?'),
-      blocksOnSale: db.prepare<[number], BlockRow>(
-        `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ? AND status IN ('open', 'queued') ORDER BY seq`,
+      blocksOnSale: db.prepare<[number, string], BlockRow>(
+        `SELECT ${BLOCK_COLUMNS} FROM blocks WHERE stake_cents = ? AND pool = ? AND status IN ('open', 'queued')
+         ORDER BY seq`,
       ),
       // Positional parameters: binding by name costs a lookup per column and play.
       insertPlay: db.prepare<PlayInsert>(
         `INSERT INTO plays (play_id, player_id, stake_cents, block_id, position, fixture, unit_code, bells, points,
-         jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         jeu1_cents, jeu2_cents, win_cents, balance_before_cents, balance_after_cents, created_at, pool)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertEntry: db.prepare<[string, string, number, string | null, string, string]>(
         'INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -251,21 +255,21 @@ export class SqliteStore extends WalletBooks implements Store {
     return this.written(toPlayer(this.s.player.get(playerId)!));
   }
 
-  async addBlock(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): Promise<BlockRecord> {
+  async addBlock(block: NewBlock, now: Date): Promise<BlockRecord> {
     return this.written(this.addBlockNow(block, now));
   }
 
-  private addBlockNow(block: Omit<BlockRecord, 'nextPosition' | 'status'>, now: Date): BlockRecord {
+  private addBlockNow(block: NewBlock, now: Date): BlockRecord {
     return this.db.transaction(() => {
       const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM blocks').get() as { seq: number }).seq;
-      const open = this.s.openBlock.get(block.stakeCents);
+      const open = this.s.openBlock.get(block.stakeCents, block.pool);
       const status = open ? 'queued' : 'open';
       this.db
         .prepare(
-          `INSERT INTO blocks (id, seq, stake_cents, file_path, count, next_position, status, loaded_at)
-           VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+          `INSERT INTO blocks (id, seq, stake_cents, pool, file_path, count, next_position, status, loaded_at)
+           VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,
         )
-        .run(block.id, seq, block.stakeCents, block.filePath, block.count, status, now.toISOString());
+        .run(block.id, seq, block.stakeCents, block.pool, block.filePath, block.count, status, now.toISOString());
       return { ...block, nextPosition: 0, status } as BlockRecord;
     })();
   }
@@ -307,7 +311,7 @@ export class SqliteStore extends WalletBooks implements Store {
   /** The batch's state, read inside its transaction (nothing else writes meanwhile: SQLite has one writer). */
   private readForBatch(requests: readonly BuyRequest[]): BatchReads {
     const reads: BatchReads = emptyReads();
-    for (const { playId, playerId, stakeCents, fixtureUnit, wallet } of requests) {
+    for (const { playId, playerId, stakeCents, pool, fixtureUnit, wallet } of requests) {
       if (wallet) {
         const bet = this.s.betState.get(wallet.betRequestId);
         if (bet) reads.walletBets.set(wallet.betRequestId, bet.state as WalletBetState);
@@ -318,11 +322,15 @@ export class SqliteStore extends WalletBooks implements Store {
       }
       if (!reads.balances.has(playerId)) {
         const player = this.s.player.get(playerId);
-        if (player) reads.balances.set(playerId, player.balance_cents);
+        if (player) {
+          reads.balances.set(playerId, player.balance_cents);
+          reads.kinds.set(playerId, player.kind as PlayerKind);
+        }
       }
-      if (!fixtureUnit && !reads.blocks.has(stakeCents)) {
-        reads.blocks.set(stakeCents, []);
-        for (const row of this.s.blocksOnSale.all(stakeCents)) addBlockOnSale(reads.blocks, row);
+      const queue = queueKey(stakeCents, pool);
+      if (!fixtureUnit && !reads.blocks.has(queue)) {
+        reads.blocks.set(queue, []);
+        for (const row of this.s.blocksOnSale.all(stakeCents, pool)) addBlockOnSale(reads.blocks, row);
       }
     }
     return reads;
@@ -353,6 +361,7 @@ export class SqliteStore extends WalletBooks implements Store {
         play.balanceBeforeCents,
         play.balanceAfterCents,
         play.createdAt,
+        play.pool,
       );
     }
     this.insertEntries(writes.entries);
