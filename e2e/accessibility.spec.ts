@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatCount } from '../src/rules/money.ts';
 import { fr } from '../src/client/i18n/fr.ts';
+import { typeset } from '../src/client/i18n/typography.ts';
 import type { Play } from '../src/contract/api.ts';
 import { body, euros, expectPhase, expectWheels, fixture, lastPlay, openGame } from './game.ts';
 
@@ -31,7 +32,7 @@ async function tabTo(page: Page, name: string, key: 'Tab' | 'Shift+Tab' = 'Tab')
 function wheelLines(play: Play): string[] {
   return play.wheels.map((w, i) => {
     const s = w.segments[w.stop]!;
-    return `Roue ${i + 1} : ${s.points} points, ${SYMBOLS_FR[s.symbol]}`;
+    return typeset(`Roue ${i + 1} : ${s.points} points, ${SYMBOLS_FR[s.symbol]}`, 'fr');
   });
 }
 
@@ -68,7 +69,7 @@ test('a whole round with the keyboard alone, every result announced', async ({ p
     `JEU 1 : ${bells}, ${money(play.jeu1.winCents)}`,
     `JEU 2 : ${formatCount(play.jeu2.points)} points, ${money(play.jeu2.winCents)}`,
     `Gain total : ${euros(play.winCents)}`,
-  ];
+  ].map((line) => typeset(line, 'fr')); // as every string the player reads
   expect(play.winCents).toBe(play.jeu1.winCents + play.jeu2.winCents);
   expect(play.winCents).toBe(1400);
   // Wheels 2–4 stop in any order; the results follow them, in the order above.

@@ -133,6 +133,8 @@ test('the portal starts the game and receives the events of a round with the ser
   await frame.getByRole('button', { name: 'GO', exact: true }).click();
   await frame.evaluate(() => window.spincake!.finishSpins());
   await expect(logged(page, 'roundEnded')).toHaveCount(1);
+  // The credit reaches the bar with the card (the show counts it up there), on the frozen clock.
+  await frame.evaluate(() => window.spincake!.advance(8_000));
   await expect(logged(page, 'balanceChanged')).toHaveCount(3);
 
   const { plays } = (await serverCall('GET', '/api/plays?limit=10', token)) as PlaysPage;

@@ -104,8 +104,8 @@ const written: Strings = {
           : 'Le ticket prouvé n’est pas la partie de votre historique.',
       entry: (ok) =>
         ok
-          ? 'Le journal de transparence contient l’engagement de ce bloc, avec cette racine.'
-          : 'Le journal de transparence ne contient pas l’engagement de ce bloc avec cette racine.',
+          ? 'Le journal public des blocs annonce bien ce bloc, tel qu’il a été publié.'
+          : 'Le journal public des blocs n’annonce pas ce bloc tel qu’il a été publié.',
       inclusion: (ok) =>
         ok
           ? 'Cet engagement figure bien dans l’état signé du journal.'
