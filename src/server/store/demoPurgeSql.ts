@@ -1,0 +1,48 @@
+import { PLAYER_ACCOUNT_PREFIX } from './ledgerRules.ts';
+
+/**
+ * The purge of idle demo players (demoPurge.ts), written once for both stores: which players
+ * may go, and the statements that remove them. `ids` is how the dialect matches `id` against
+ * a list bound as one parameter (SQLite: a JSON array; PostgreSQL: a text[]).
+ *
+ * A player may go only if it is a demo player created before the cutoff, with no play since,
+ * and every play of theirs sold from a demo block: a play from before pools (pool NULL) took a
+ * unit of a block that is real now, and a fixture comes from no block; neither is ever deleted,
+ * so their player stays. No wallet row may name them (demo players never have one).
+ */
+export function purgeableDemoPlayers(idsMatch: string | null): string {
+  return `SELECT p.id AS id, (SELECT COUNT(*) FROM plays x WHERE x.player_id = p.id) AS plays
+    FROM players p
+    WHERE p.kind = 'demo' AND p.created_at < ?${idsMatch === null ? ' AND p.id > ?' : ` AND p.id ${idsMatch}`}
+      AND NOT EXISTS (SELECT 1 FROM plays x WHERE x.player_id = p.id
+        AND (x.created_at >= ? OR x.pool IS NULL OR x.pool <> 'demo'))
+      AND NOT EXISTS (SELECT 1 FROM wallet_bets w WHERE w.player_id = p.id)
+      AND NOT EXISTS (SELECT 1 FROM wallet_balances w WHERE w.player_id = p.id)
+    ORDER BY p.id${idsMatch === null ? ' LIMIT ?' : ''}`;
+}
+
+/** Its parameters: the cutoff twice (created before; no play since) around the ids (or the page's start and size). */
+export function purgeableParams(cutoff: string, ids: unknown, page?: { afterId: string; limit: number }) {
+  return page === undefined ? [cutoff, ids, cutoff] : [cutoff, page.afterId, cutoff, page.limit];
+}
+
+/**
+ * The removal, in one transaction, of players already found purgeable (each statement binds
+ * the same list): first their plays counted per block and lot into purged_plays (so that the
+ * audit still balances each block's cursor and lots), then every ledger transaction that
+ * touched their account (fundings, stakes, prizes, adjustments: each sums to zero, so the
+ * ledger still does), their plays, and the players.
+ */
+export function purgeStatements(idsMatch: string): string[] {
+  return [
+    `INSERT INTO purged_plays (block_id, win_cents, plays, position_sum)
+     SELECT block_id, win_cents, COUNT(*), SUM(position) FROM plays WHERE player_id ${idsMatch}
+     GROUP BY block_id, win_cents
+     ON CONFLICT (block_id, win_cents) DO UPDATE
+       SET plays = purged_plays.plays + excluded.plays, position_sum = purged_plays.position_sum + excluded.position_sum`,
+    `DELETE FROM entries WHERE txn IN (SELECT txn FROM entries
+       WHERE account IN (SELECT '${PLAYER_ACCOUNT_PREFIX}' || id FROM players WHERE id ${idsMatch}))`,
+    `DELETE FROM plays WHERE player_id ${idsMatch}`,
+    `DELETE FROM players WHERE id ${idsMatch}`,
+  ];
+}
