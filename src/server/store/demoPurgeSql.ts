@@ -1,4 +1,4 @@
-import { PLAYER_ACCOUNT_PREFIX } from './ledgerRules.ts';
+import { HOUSE_ADJUSTMENTS, HOUSE_DEMO_FUNDING, PLAYER_ACCOUNT_PREFIX } from './ledgerRules.ts';
 
 /**
  * The purge of idle demo players (demoPurge.ts), written once for both stores: which players
@@ -26,22 +26,40 @@ export function purgeableParams(cutoff: string, ids: unknown, page?: { afterId: 
   return page === undefined ? [cutoff, ids, cutoff] : [cutoff, page.afterId, cutoff, page.limit];
 }
 
+/** How a store finds the ledger rows of the players it removes. */
+export type EntriesLookup = 'scan' | 'indexed';
+
 /**
  * The removal, in one transaction, of players already found purgeable (each statement binds
  * the same list): first their plays counted per block and lot into purged_plays (so that the
  * audit still balances each block's cursor and lots), then every ledger transaction that
  * touched their account (fundings, stakes, prizes, adjustments: each sums to zero, so the
  * ledger still does), their plays, and the players.
+ *
+ * The ledger rows: SQLite's entries have no index but their rowid (each play appends to them;
+ * an index would cost every play), so it reads them once per purge transaction (`scan`).
+ * PostgreSQL's are indexed by play and by account (`indexed`): a play's rows are found by its
+ * id, a funding's or adjustment's by the player's account and then the house account's.
  */
-export function purgeStatements(idsMatch: string): string[] {
+export function purgeStatements(idsMatch: string, entries: EntriesLookup): string[] {
+  const accounts = `SELECT '${PLAYER_ACCOUNT_PREFIX}' || id FROM players WHERE id ${idsMatch}`;
+  const entryStatements =
+    entries === 'scan'
+      ? [`DELETE FROM entries WHERE txn IN (SELECT txn FROM entries WHERE account IN (${accounts}))`]
+      : [
+          `DELETE FROM entries WHERE play_id IS NOT NULL
+             AND play_id IN (SELECT play_id FROM plays WHERE player_id ${idsMatch})`,
+          `DELETE FROM entries WHERE account IN ('${HOUSE_DEMO_FUNDING}', '${HOUSE_ADJUSTMENTS}')
+             AND txn IN (SELECT txn FROM entries WHERE account IN (${accounts}) AND play_id IS NULL)`,
+          `DELETE FROM entries WHERE account IN (${accounts})`,
+        ];
   return [
     `INSERT INTO purged_plays (block_id, win_cents, plays, position_sum)
      SELECT block_id, win_cents, COUNT(*), SUM(position) FROM plays WHERE player_id ${idsMatch}
      GROUP BY block_id, win_cents
      ON CONFLICT (block_id, win_cents) DO UPDATE
        SET plays = purged_plays.plays + excluded.plays, position_sum = purged_plays.position_sum + excluded.position_sum`,
-    `DELETE FROM entries WHERE txn IN (SELECT txn FROM entries
-       WHERE account IN (SELECT '${PLAYER_ACCOUNT_PREFIX}' || id FROM players WHERE id ${idsMatch}))`,
+    ...entryStatements,
     `DELETE FROM plays WHERE player_id ${idsMatch}`,
     `DELETE FROM players WHERE id ${idsMatch}`,
   ];

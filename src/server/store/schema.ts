@@ -249,9 +249,12 @@ function version6(): string {
  * Their units stay sold: per demo block and lot, how many plays were purged and the sum of
  * their positions, written in the purge's transaction, so that the ledger audit still proves
  * each block's cursor (plays kept + plays purged) and its lots against the block's table.
+ * Deleting a player looks for bets naming it (the foreign key): without an index by player
+ * each deleted player would read every bet.
  */
 function version7(d: SchemaDialect): string {
   return `
+      CREATE INDEX wallet_bets_by_player ON wallet_bets (player_id);
       CREATE TABLE purged_plays (
         block_id     TEXT NOT NULL REFERENCES blocks (id),
         win_cents    ${d.bigint} NOT NULL CHECK (win_cents >= 0),

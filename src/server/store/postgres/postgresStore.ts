@@ -226,7 +226,7 @@ export class PostgresStore extends WalletBooks implements Store {
       );
       if (found.rows.length === 0) return { playerIds: [], plays: 0 };
       const ids = found.rows.map((r) => r.id);
-      for (const text of purgeStatements(POSTGRES_IDS)) await c.query(this.numberedText(text), [ids]);
+      for (const text of purgeStatements(POSTGRES_IDS, 'indexed')) await c.query(this.numberedText(text), [ids]);
       return { playerIds: ids, plays: found.rows.reduce((n, r) => n + Number(r.plays), 0) };
     });
   }

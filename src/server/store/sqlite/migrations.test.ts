@@ -84,7 +84,9 @@ describe('SQLite migrations', () => {
         `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'wallet%' AND sql IS NOT NULL ORDER BY name`,
       )
       .all();
+    // Version 7 adds bets by player (a purged demo player's delete looks there).
     expect(indexes).toEqual([
+      { name: 'wallet_bets_by_player' },
       { name: 'wallet_bets_by_time' },
       { name: 'wallet_bets_sending' },
       { name: 'wallet_outbox_due' },

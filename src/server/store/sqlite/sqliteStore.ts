@@ -264,7 +264,7 @@ export class SqliteStore extends WalletBooks implements Store {
         ) as { id: string; plays: number }[];
         if (found.length === 0) return { playerIds: [], plays: 0 };
         const ids = JSON.stringify(found.map((r) => r.id));
-        for (const text of purgeStatements(SQLITE_IDS)) this.prepared(text).run(ids);
+        for (const text of purgeStatements(SQLITE_IDS, 'scan')) this.prepared(text).run(ids);
         return { playerIds: found.map((r) => r.id), plays: found.reduce((n, r) => n + r.plays, 0) };
       })
       .immediate();
