@@ -6,7 +6,7 @@ import { purgeIdleDemoPlayers } from './demoPurge.ts';
 import { auditLedger } from './ledgerAudit.ts';
 import { openSessionBook } from './sessions/openSessionBook.ts';
 import type { SessionBook } from './sessions/sessionBook.ts';
-import type { PostgresStore } from './store/postgres/postgresStore.ts';
+import { PostgresStore as PostgresStoreClass, type PostgresStore } from './store/postgres/postgresStore.ts';
 import type { SqliteStore } from './store/sqlite/sqliteStore.ts';
 import type { BlockPool, Store } from './store/types.ts';
 import { testLibrary } from './testing/blockCache.ts';
@@ -163,6 +163,27 @@ describe.each(kinds)('the demo purge on $name', (kind) => {
       plays: 0,
       dryRun: false,
     });
+  });
+
+  it('removes each player once when two instances purge at once', async () => {
+    const p = await population();
+    const url = opened.env.DATABASE_URL;
+    // Another instance: its own store on the same database (SQLite: the same store, one writer).
+    const other = url ? await PostgresStoreClass.connect(url, library) : store;
+    try {
+      const results = await Promise.all([
+        purgeIdleDemoPlayers(store, sessions, { days: 30, now: NOW }),
+        purgeIdleDemoPlayers(other, sessions, { days: 30, now: NOW }),
+      ]);
+      expect(results.map((r) => r.players).reduce((a, b) => a + b)).toBe(1);
+      expect(results.map((r) => r.plays).reduce((a, b) => a + b)).toBe(3);
+    } finally {
+      if (other !== store) await other.close();
+    }
+    expect(await store.getPlayer(p.old.id)).toBeNull();
+    const report = await audit(store);
+    expect(report.problems).toEqual([]);
+    expect(report.purgedDemo.plays).toBe(3);
   });
 
   it('still catches a play missing, or counted as purged without its position', async () => {

@@ -34,7 +34,8 @@ export type EntriesLookup = 'scan' | 'indexed';
  * the same list): first their plays counted per block and lot into purged_plays (so that the
  * audit still balances each block's cursor and lots), then every ledger transaction that
  * touched their account (fundings, stakes, prizes, adjustments: each sums to zero, so the
- * ledger still does), their plays, and the players.
+ * ledger still does), their plays, and the players. Counts are written in block and lot order,
+ * so that two purges at once (two instances) take those rows' locks in the same order.
  *
  * The ledger rows: SQLite's entries have no index but their rowid (each play appends to them;
  * an index would cost every play), so it reads them once per purge transaction (`scan`).
@@ -56,7 +57,7 @@ export function purgeStatements(idsMatch: string, entries: EntriesLookup): strin
   return [
     `INSERT INTO purged_plays (block_id, win_cents, plays, position_sum)
      SELECT block_id, win_cents, COUNT(*), SUM(position) FROM plays WHERE player_id ${idsMatch}
-     GROUP BY block_id, win_cents
+     GROUP BY block_id, win_cents ORDER BY block_id, win_cents
      ON CONFLICT (block_id, win_cents) DO UPDATE
        SET plays = purged_plays.plays + excluded.plays, position_sum = purged_plays.position_sum + excluded.position_sum`,
     ...entryStatements,
