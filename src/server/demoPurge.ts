@@ -1,4 +1,4 @@
-import type { Store } from './store/types.ts';
+import type { IdleDemoPlayer, Store } from './store/types.ts';
 
 /** What the purge needs of the sessions: the session book, or this instance's registry in front of it. */
 export interface PurgeSessions {
@@ -47,11 +47,11 @@ export async function purgeIdleDemoPlayers(
   const dryRun = options.dryRun ?? false;
   const limit = options.batchSize ?? DEFAULT_BATCH;
   const result: DemoPurgeResult = { players: 0, plays: 0, dryRun };
-  let afterId = '';
+  let after: IdleDemoPlayer | null = null;
   for (;;) {
-    const page = await store.idleDemoPlayers(cutoff, { afterId, limit });
+    const page = await store.idleDemoPlayers(cutoff, { after, limit });
     if (page.length === 0) return result;
-    afterId = page[page.length - 1]!.playerId;
+    after = page[page.length - 1]!;
     const inUse = await sessions.playersSeenSince(
       page.map((p) => p.playerId),
       cutoff.toISOString(),

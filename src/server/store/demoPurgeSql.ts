@@ -11,19 +11,33 @@ import { HOUSE_ADJUSTMENTS, HOUSE_DEMO_FUNDING, PLAYER_ACCOUNT_PREFIX } from './
  * so their player stays. No wallet row may name them (demo players never have one).
  */
 export function purgeableDemoPlayers(idsMatch: string | null): string {
-  return `SELECT p.id AS id, (SELECT COUNT(*) FROM plays x WHERE x.player_id = p.id) AS plays
+  // A page walks players_demo_by_age: the old demo players only, oldest first.
+  const which = idsMatch === null ? ' AND (p.created_at, p.id) > (?, ?)' : ` AND p.id ${idsMatch}`;
+  return `SELECT p.id AS id, p.created_at AS created_at,
+      (SELECT COUNT(*) FROM plays x WHERE x.player_id = p.id) AS plays
     FROM players p
-    WHERE p.kind = 'demo' AND p.created_at < ?${idsMatch === null ? ' AND p.id > ?' : ` AND p.id ${idsMatch}`}
+    WHERE p.kind = 'demo' AND p.created_at < ?${which}
       AND NOT EXISTS (SELECT 1 FROM plays x WHERE x.player_id = p.id
         AND (x.created_at >= ? OR x.pool IS NULL OR x.pool <> 'demo'))
       AND NOT EXISTS (SELECT 1 FROM wallet_bets w WHERE w.player_id = p.id)
       AND NOT EXISTS (SELECT 1 FROM wallet_balances w WHERE w.player_id = p.id)
-    ORDER BY p.id${idsMatch === null ? ' LIMIT ?' : ''}`;
+    ORDER BY p.created_at, p.id${idsMatch === null ? ' LIMIT ?' : ''}`;
+}
+
+/** Where a page of purgeable players starts: after this player (by age, then id); null: the oldest. */
+export interface PurgePageStart {
+  createdAt: string;
+  playerId: string;
 }
 
 /** Its parameters: the cutoff twice (created before; no play since) around the ids (or the page's start and size). */
-export function purgeableParams(cutoff: string, ids: unknown, page?: { afterId: string; limit: number }) {
-  return page === undefined ? [cutoff, ids, cutoff] : [cutoff, page.afterId, cutoff, page.limit];
+export function purgeableParams(
+  cutoff: string,
+  ids: unknown,
+  page?: { after: PurgePageStart | null; limit: number },
+): unknown[] {
+  if (page === undefined) return [cutoff, ids, cutoff];
+  return [cutoff, page.after?.createdAt ?? '', page.after?.playerId ?? '', cutoff, page.limit];
 }
 
 /** How a store finds the ledger rows of the players it removes. */

@@ -14,7 +14,7 @@ describe('schema', () => {
       [4, '3e092f728c2aaa92ca13c89a6e10e15c3947acf74429aeb0bff8d1eeb418a99d'],
       [5, 'aeaf09a3ce01bbf4446819f02b76796f0c123d896acc7af2e6c287b458e0474f'],
       [6, '663f577bb9c765877f7f34bd009fe6f18c50213854f140d5309b0a7949ce0bb8'],
-      [7, '3cbf2853ef23ab1b5112ad4e9e727420242bae9ab4bc6a8c4316aea6178fc32b'],
+      [7, 'c4b19cd8894b005ef31ea992e8a389d7db68c356e188d4b8d9dbc2ae1f6f1974'],
     ]);
     expect(migrations(POSTGRES_SCHEMA).map((m) => [m.version, sha256(m.sql)])).toEqual([
       [1, 'f1602335befda781ec6155aa19af2e1acaff0b635ed7a219002792ee98ec806e'],
@@ -23,7 +23,7 @@ describe('schema', () => {
       [4, '8443fb4d58823d2cb78a22724dbf408e3a8aea0c9e2d69979f167a0f42beac56'],
       [5, 'aeaf09a3ce01bbf4446819f02b76796f0c123d896acc7af2e6c287b458e0474f'],
       [6, '663f577bb9c765877f7f34bd009fe6f18c50213854f140d5309b0a7949ce0bb8'],
-      [7, '80f62fabda0e8c9b467ff04565dff59f1f86525a8707143f2bc9e23455b60c8f'],
+      [7, '61495001ec4385dee41a313655101402119f18bdf054c9a300fa6e09f9b85cd4'],
     ]);
   });
 

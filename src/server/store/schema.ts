@@ -250,11 +250,13 @@ function version6(): string {
  * their positions, written in the purge's transaction, so that the ledger audit still proves
  * each block's cursor (plays kept + plays purged) and its lots against the block's table.
  * Deleting a player looks for bets naming it (the foreign key): without an index by player
- * each deleted player would read every bet.
+ * each deleted player would read every bet. The purge finds demo players by age (an index
+ * written once per new demo player, never per play), not by reading every player.
  */
 function version7(d: SchemaDialect): string {
   return `
       CREATE INDEX wallet_bets_by_player ON wallet_bets (player_id);
+      CREATE INDEX players_demo_by_age ON players (created_at, id) WHERE kind = 'demo';
       CREATE TABLE purged_plays (
         block_id     TEXT NOT NULL REFERENCES blocks (id),
         win_cents    ${d.bigint} NOT NULL CHECK (win_cents >= 0),

@@ -188,13 +188,15 @@ export abstract class StoreCore {
     return this.seen(rows.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: Number(r.n) })));
   }
 
-  async idleDemoPlayers(cutoff: Date, page: { afterId: string; limit: number }): Promise<IdleDemoPlayer[]> {
-    const at = cutoff.toISOString();
-    const rows = await this.all<{ id: string; plays: number }>(
+  async idleDemoPlayers(
+    cutoff: Date,
+    page: { after: IdleDemoPlayer | null; limit: number },
+  ): Promise<IdleDemoPlayer[]> {
+    const rows = await this.all<{ id: string; created_at: string; plays: number }>(
       purgeableDemoPlayers(null),
-      purgeableParams(at, null, page),
+      purgeableParams(cutoff.toISOString(), null, { after: page.after, limit: page.limit }),
     );
-    return this.seen(rows.map((r) => ({ playerId: r.id, plays: Number(r.plays) })));
+    return this.seen(rows.map((r) => ({ playerId: r.id, createdAt: r.created_at, plays: Number(r.plays) })));
   }
 
   async unitsSoldSince(since: Date): Promise<{ blockId: string; count: number }[]> {

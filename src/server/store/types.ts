@@ -268,6 +268,8 @@ export interface SalesControl {
 /** A demo player the purge may remove, and how many plays go with them. */
 export interface IdleDemoPlayer {
   playerId: string;
+  /** When it was created: pages go by age. */
+  createdAt: string;
   plays: number;
 }
 
@@ -305,9 +307,9 @@ export interface Store {
 
   /**
    * Demo players unused since `cutoff` (created before it, no play since) whose every play is a
-   * demo block's: a page of them in id order, after `afterId`. Reads only.
+   * demo block's: a page of them, oldest first, after `after` (null: from the oldest). Reads only.
    */
-  idleDemoPlayers(cutoff: Date, page: { afterId: string; limit: number }): Promise<IdleDemoPlayer[]>;
+  idleDemoPlayers(cutoff: Date, page: { after: IdleDemoPlayer | null; limit: number }): Promise<IdleDemoPlayer[]>;
   /**
    * Removes those of `playerIds` still idle at `cutoff` (checked again under lock) with their
    * plays and ledger transactions, counting the plays per block and lot in purged_plays: one
