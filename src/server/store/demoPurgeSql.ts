@@ -2,7 +2,7 @@ import { HOUSE_ADJUSTMENTS, HOUSE_DEMO_FUNDING, PLAYER_ACCOUNT_PREFIX } from './
 
 /**
  * The purge of idle demo players (demoPurge.ts), written once for both stores: which players
- * may go, and the statements that remove them. `ids` is how the dialect matches `id` against
+ * may go, and the statements that remove them. `idsMatch` is how the dialect matches an id against
  * a list bound as one parameter (SQLite: a JSON array; PostgreSQL: a text[]).
  *
  * A player may go only if it is a demo player created before the cutoff, with no play since,
