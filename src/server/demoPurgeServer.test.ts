@@ -69,7 +69,7 @@ describe.each([
       }
       expect(account.status).toBe(401);
       expect(account.body.error.code).toBe('NO_SESSION');
-    expect(account.body.error.message).toMatch(/demo player removed after long disuse/);
+      expect(account.body.error.message).toMatch(/demo player removed after long disuse/);
       const playAfter = await call<ApiError>(url, 'POST', '/api/plays', {
         token: idle.token,
         body: { stakeCents: 200, playId: newPlayId() },
