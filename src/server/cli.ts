@@ -9,6 +9,8 @@ import { auditLedger } from './ledgerAudit.ts';
 import { ledgerAuditRecordPath, writeLedgerAuditRecord } from './ledgerAuditRecord.ts';
 import { formatSalesReport, salesReport } from './salesReport.ts';
 import { openStore } from './store/openStore.ts';
+import { openSessionBook } from './sessions/openSessionBook.ts';
+import { purgeIdleDemoPlayers } from './demoPurge.ts';
 import { formatSupply, SUPPLY_WINDOW_MS, supplyForecast, unitsSoldByKey } from './supply.ts';
 import { openTransparencyLog } from './transparency/openLog.ts';
 import { BlockPublication } from './transparency/publication.ts';
@@ -37,6 +39,9 @@ const USAGE = `usage: tsx src/server/cli.ts <command>
   backup FILE              a consistent copy of the SQLite database, taken while the server sells
   blocks close BLOCK       ends a block's sale (its remaining units are never sold) and reveals its
                            seed in the transparency log; BLOCK: its id, or the first 16+ hex digits
+  demo purge [--days N] [--dry-run]
+                           removes demo players unused for N days (default DEMO_PLAYER_TTL_DAYS) with
+                           their demo plays and sessions; --dry-run counts them and removes nothing
 The data directory is DATA_DIR (default ./data).`;
 
 /** The longest closed message accepted: a sentence or two on the player's screen. */
@@ -85,6 +90,9 @@ async function run(args: string[]): Promise<number> {
           `real money: ${real.plays} plays, stakes ${formatCents(real.stakesCents)}, lots ${formatCents(real.prizesCents)}`,
         );
         console.log(`demo play money (apart): ${demo.plays} plays`);
+        if (report.purgedDemo.plays > 0) {
+          console.log(`purged demo plays (idle demo players removed; units still sold): ${report.purgedDemo.plays}`);
+        }
         if (report.beforePools.plays > 0) {
           console.log(
             `before pools: ${report.beforePools.plays} plays from real blocks, ${report.beforePools.demoPlays} of them demo players'`,
@@ -258,6 +266,28 @@ async function run(args: string[]): Promise<number> {
         await store.close();
         await log.close();
         await library.close();
+      }
+      return 0;
+    }
+    case 'demo': {
+      const [action, ...more] = rest;
+      if (action !== 'purge') throw new UsageError('demo purge [--days N] [--dry-run]');
+      const days = option(more, '--days') ?? String(config.demoPlayerTtlDays);
+      if (!/^[0-9]{1,4}$/.test(days) || Number(days) < 1) {
+        throw new UsageError('--days needs a number of days (1–9999; DEMO_PLAYER_TTL_DAYS=0 turns the timer off only)');
+      }
+      const dryRun = more.includes('--dry-run');
+      const store = await openStore(config, new BlockLibrary());
+      const sessions = await openSessionBook(config);
+      try {
+        const result = await purgeIdleDemoPlayers(store, sessions, { days: Number(days), now: new Date(), dryRun });
+        console.log(
+          `${dryRun ? 'would remove' : 'removed'} ${result.players} demo players unused for ${days} days, ` +
+            `with ${result.plays} demo plays`,
+        );
+      } finally {
+        await sessions.close();
+        await store.close();
       }
       return 0;
     }

@@ -28,6 +28,10 @@ export interface ServerConfig {
   demoBalanceCents: Cents;
   /** With demo play on: below this many demo units left in a stake, the server makes a fresh demo block (0: never). */
   demoRefillUnits: number;
+  /** A demo player unused this many days is purged with its demo plays (demoPurge.ts); 0: never. */
+  demoPlayerTtlDays: number;
+  /** How often each instance runs that purge. */
+  demoPurgeIntervalSeconds: number;
   /** Enables the /api/test/* routes. Never in production. */
   testMode: boolean;
   /** Requests per minute and per session (or per address without a session). */
@@ -289,6 +293,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     demoMode: flag(env, 'DEMO_MODE', true),
     demoBalanceCents,
     demoRefillUnits: integer(env, 'DEMO_REFILL_UNITS', 200_000, 0, 1_000_000),
+    demoPlayerTtlDays: integer(env, 'DEMO_PLAYER_TTL_DAYS', 30, 0, 3650),
+    demoPurgeIntervalSeconds: integer(env, 'DEMO_PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 86_400),
     testMode: flag(env, 'SPINCAKE_TEST_MODE', false),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),

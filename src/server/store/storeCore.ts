@@ -11,9 +11,11 @@ import {
   type PlayerRow,
   type PlayRow,
 } from './rows.ts';
+import { purgeableDemoPlayers, purgeableParams } from './demoPurgeSql.ts';
 import type {
   BlockPool,
   BlockRecord,
+  IdleDemoPlayer,
   LedgerFacts,
   PlayerKind,
   PlayerRecord,
@@ -49,9 +51,14 @@ const LEDGER_FACTS_SQL = {
   balances: `SELECT p.id AS player_id, p.balance_cents, CAST(COALESCE(e.s, 0) AS BIGINT) AS entries_cents
     FROM players p LEFT JOIN (SELECT account, SUM(amount_cents) AS s FROM entries GROUP BY account) e
       ON e.account = '${PLAYER_ACCOUNT_PREFIX}' || p.id`,
-  soldLots:
-    'SELECT block_id, win_cents, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL GROUP BY block_id, win_cents',
-  cursors: `SELECT block_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi
+  // A purged demo play's unit stays sold: counted with the plays kept.
+  soldLots: `SELECT block_id, win_cents, CAST(SUM(n) AS BIGINT) AS n FROM (
+      SELECT block_id, win_cents, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL GROUP BY block_id, win_cents
+      UNION ALL SELECT block_id, win_cents, plays AS n FROM purged_plays
+    ) sold GROUP BY block_id, win_cents`,
+  purged: 'SELECT block_id, win_cents, plays, position_sum FROM purged_plays',
+  cursors: `SELECT block_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi,
+      CAST(SUM(position) AS BIGINT) AS total
     FROM plays WHERE block_id IS NOT NULL GROUP BY block_id`,
   duplicates: `SELECT block_id, position, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL
     GROUP BY block_id, position HAVING COUNT(*) > 1`,
@@ -181,6 +188,17 @@ export abstract class StoreCore {
     return this.seen(rows.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: Number(r.n) })));
   }
 
+  async idleDemoPlayers(
+    cutoff: Date,
+    page: { after: IdleDemoPlayer | null; limit: number },
+  ): Promise<IdleDemoPlayer[]> {
+    const rows = await this.all<{ id: string; created_at: string; plays: number }>(
+      purgeableDemoPlayers(null),
+      purgeableParams(cutoff.toISOString(), null, { after: page.after, limit: page.limit }),
+    );
+    return this.seen(rows.map((r) => ({ playerId: r.id, createdAt: r.created_at, plays: Number(r.plays) })));
+  }
+
   async unitsSoldSince(since: Date): Promise<{ blockId: string; count: number }[]> {
     const rows = await this.all<{ block_id: string; n: number }>(
       'SELECT block_id, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL AND created_at >= ? GROUP BY block_id',
@@ -214,8 +232,13 @@ export abstract class StoreCore {
     }
     const balances = await this.all<{ player_id: string; balance_cents: number; entries_cents: number }>(q.balances);
     const soldLots = await this.all<{ block_id: string; win_cents: number; n: number }>(q.soldLots);
+    const purged = await this.all<{ block_id: string; win_cents: number; plays: number; position_sum: number }>(
+      q.purged,
+    );
     const blocks = await this.listBlocks();
-    const cursorRows = await this.all<{ block_id: string; n: number; lo: number; hi: number }>(q.cursors);
+    const cursorRows = await this.all<{ block_id: string; n: number; lo: number; hi: number; total: number }>(
+      q.cursors,
+    );
     const byBlock = new Map(cursorRows.map((r) => [r.block_id, r]));
     const duplicates = await this.all<{ block_id: string; position: number; n: number }>(q.duplicates);
     const poolPlays = await this.all<{
@@ -235,10 +258,22 @@ export abstract class StoreCore {
         balanceCents: r.balance_cents,
         entriesCents: r.entries_cents,
       })),
-      soldLots: soldLots.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: r.n })),
+      soldLots: soldLots.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: Number(r.n) })),
+      purgedPlays: purged.map((r) => ({
+        blockId: r.block_id,
+        lotCents: r.win_cents,
+        plays: Number(r.plays),
+        positionSum: Number(r.position_sum),
+      })),
       blockCursors: blocks.map((block) => {
         const r = byBlock.get(block.id);
-        return { block, sold: r?.n ?? 0, minPosition: r?.lo ?? null, maxPosition: r?.hi ?? null };
+        return {
+          block,
+          sold: r?.n ?? 0,
+          minPosition: r?.lo ?? null,
+          maxPosition: r?.hi ?? null,
+          positionSum: Number(r?.total ?? 0),
+        };
       }),
       duplicateUnits: duplicates.map((r) => ({ blockId: r.block_id, position: r.position, count: r.n })),
       poolPlays: poolPlays.map((r) => ({

@@ -222,6 +222,8 @@ export interface LedgerFacts {
   unbalancedTransactions: { txn: string; sumCents: Cents }[];
   /** Per play: stake debited from the player, lots credited to the player, and entry counts. */
   playEntries: Map<string, { stakeDebits: number; stakeCents: Cents; prizeCredits: number; prizeCents: Cents }>;
+  /** Per demo block and lot, the plays purged with their idle players (their units stay sold) and their positions' sum. */
+  purgedPlays: { blockId: string; lotCents: Cents; plays: number; positionSum: number }[];
   /** Player balances next to the sum of their ledger entries. */
   balances: { playerId: string; balanceCents: Cents; entriesCents: Cents }[];
   /** Per block and lot, how many units were sold. */
@@ -235,8 +237,14 @@ export interface LedgerFacts {
     stakesCents: Cents;
     prizesCents: Cents;
   }[];
-  /** Per block, the sold positions' count, min and max, next to its cursor. */
-  blockCursors: { block: BlockRecord; sold: number; minPosition: number | null; maxPosition: number | null }[];
+  /** Per block, the sold positions' count, min, max and sum (of the plays kept), next to its cursor. */
+  blockCursors: {
+    block: BlockRecord;
+    sold: number;
+    minPosition: number | null;
+    maxPosition: number | null;
+    positionSum: number;
+  }[];
   /** (block, position) pairs sold more than once (the schema forbids it; checked anyway). */
   duplicateUnits: { blockId: string; position: number; count: number }[];
 }
@@ -257,7 +265,21 @@ export interface SalesControl {
   setAt: string;
 }
 
-/** Units sold of one lot in one block (fixtures excluded). */
+/** A demo player the purge may remove, and how many plays go with them. */
+export interface IdleDemoPlayer {
+  playerId: string;
+  /** When it was created: pages go by age. */
+  createdAt: string;
+  plays: number;
+}
+
+/** What one purge transaction removed. */
+export interface DemoPurge {
+  playerIds: string[];
+  plays: number;
+}
+
+/** Units sold of one lot in one block (fixtures excluded; purged demo plays included). */
 export interface SoldLot {
   blockId: string;
   lotCents: Cents;
@@ -282,6 +304,18 @@ export interface Store {
   /** The portal's player, created with a zero balance on first sight. */
   ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord>;
   getPlayer(playerId: string): Promise<PlayerRecord | null>;
+
+  /**
+   * Demo players unused since `cutoff` (created before it, no play since) whose every play is a
+   * demo block's: a page of them, oldest first, after `after` (null: from the oldest). Reads only.
+   */
+  idleDemoPlayers(cutoff: Date, page: { after: IdleDemoPlayer | null; limit: number }): Promise<IdleDemoPlayer[]>;
+  /**
+   * Removes those of `playerIds` still idle at `cutoff` (checked again under lock) with their
+   * plays and ledger transactions, counting the plays per block and lot in purged_plays: one
+   * transaction, on disk when it resolves. Never a portal player, a real or a pre-pools play.
+   */
+  purgeDemoPlayers(playerIds: readonly string[], cutoff: Date): Promise<DemoPurge>;
 
   /** Puts a verified block on sale (queued behind the open one of its stake and pool, or open). */
   addBlock(block: NewBlock, now: Date): Promise<BlockRecord>;

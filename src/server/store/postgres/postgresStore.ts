@@ -11,6 +11,7 @@ import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
 import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer, type QueueKey } from '../rows.ts';
 import type {
   BlockRecord,
+  DemoPurge,
   NewBlock,
   PlayerKind,
   BuyRequest,
@@ -25,6 +26,7 @@ import type {
 } from '../types.ts';
 import { WalletBooks } from '../walletBooks.ts';
 import { encodeUnit } from '../unitCode.ts';
+import { purgeableDemoPlayers, purgeableParams, purgeStatements } from '../demoPurgeSql.ts';
 import { sentTogether, settleInOrder, WRITE_BATCH_SQL, writeBatchParams } from './batchSql.ts';
 import { CANCEL_BET_SQL, CANCEL_STALE_BETS_SQL, walletWriteStatements } from './walletSql.ts';
 import { insertBets, retryEntries, settleEntries, type OutboxRetry, type OutboxSettlement } from './walletSql.ts';
@@ -41,6 +43,9 @@ import {
 import { WAL_BARRIER_SQL, WalBarrier } from './walBarrier.ts';
 
 export { redactUrl, type PostgresStoreOptions, type PostgresStoreStats };
+
+/** A list of ids bound as one text[]. */
+const POSTGRES_IDS = '= ANY(?::text[])';
 
 /**
  * The PostgreSQL store, for several server instances on one database. Plays are
@@ -206,6 +211,24 @@ export class PostgresStore extends WalletBooks implements Store {
       await insertEntries(c, fundingEntries(id, balanceCents, at));
     });
     return { id, kind: 'demo', balanceCents };
+  }
+
+  async purgeDemoPlayers(playerIds: readonly string[], cutoff: Date): Promise<DemoPurge> {
+    if (playerIds.length === 0) return { playerIds: [], plays: 0 };
+    const at = cutoff.toISOString();
+    return this.transaction(async (c) => {
+      // Locked in id order, as a play batch locks its players: a batch in flight for one of
+      // them ends first, and the check below (a statement of its own) sees its play.
+      await c.query('SELECT id FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE', [[...playerIds]]);
+      const found = await c.query<{ id: string; plays: number }>(
+        this.numberedText(purgeableDemoPlayers(POSTGRES_IDS)),
+        purgeableParams(at, [...playerIds]),
+      );
+      if (found.rows.length === 0) return { playerIds: [], plays: 0 };
+      const ids = found.rows.map((r) => r.id);
+      for (const text of purgeStatements(POSTGRES_IDS, 'indexed')) await c.query(this.numberedText(text), [ids]);
+      return { playerIds: ids, plays: found.rows.reduce((n, r) => n + Number(r.plays), 0) };
+    });
   }
 
   async ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord> {

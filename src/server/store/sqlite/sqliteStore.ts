@@ -13,6 +13,7 @@ import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
 import { addBlockOnSale, maskFromLaunched, queueKey, toPlay, toPlayer } from '../rows.ts';
 import type {
   BlockRecord,
+  DemoPurge,
   NewBlock,
   PlayerKind,
   BuyRequest,
@@ -33,6 +34,7 @@ import {
   WALLET_BET_COLUMNS,
 } from '../walletRows.ts';
 import { encodeUnit } from '../unitCode.ts';
+import { purgeableDemoPlayers, purgeableParams, purgeStatements } from '../demoPurgeSql.ts';
 import { createPrivateFile, ensurePrivateDataDir } from '../../dataFiles.ts';
 import { migrate } from './migrations.ts';
 import { WalDatabase, type WalDatabaseOptions } from '../../../durability/walDatabase.ts';
@@ -59,6 +61,9 @@ type PlayInsert = [
 ];
 
 export const SQLITE_FILE_NAME = 'spincake.sqlite';
+
+/** A list of ids bound as one JSON array. */
+const SQLITE_IDS = 'IN (SELECT value FROM json_each(?))';
 
 export type SqliteStoreOptions = WalDatabaseOptions;
 
@@ -246,6 +251,24 @@ export class SqliteStore extends WalletBooks implements Store {
       this.insertEntries(fundingEntries(id, balanceCents, at));
     })();
     return this.written<PlayerRecord>({ id, kind: 'demo', balanceCents });
+  }
+
+  async purgeDemoPlayers(playerIds: readonly string[], cutoff: Date): Promise<DemoPurge> {
+    if (playerIds.length === 0) return { playerIds: [], plays: 0 };
+    const at = cutoff.toISOString();
+    // One writer at a time: nothing sells between the check and the deletes.
+    const purged = this.db
+      .transaction((): DemoPurge => {
+        const found = this.prepared(purgeableDemoPlayers(SQLITE_IDS)).all(
+          ...purgeableParams(at, JSON.stringify(playerIds)),
+        ) as { id: string; plays: number }[];
+        if (found.length === 0) return { playerIds: [], plays: 0 };
+        const ids = JSON.stringify(found.map((r) => r.id));
+        for (const text of purgeStatements(SQLITE_IDS, 'scan')) this.prepared(text).run(ids);
+        return { playerIds: found.map((r) => r.id), plays: found.reduce((n, r) => n + r.plays, 0) };
+      })
+      .immediate();
+    return purged.playerIds.length === 0 ? this.seen(purged) : this.written(purged);
   }
 
   async ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord> {
