@@ -23,7 +23,7 @@ import {
   type SignedTreeHead,
 } from '../transparency/index.ts';
 import { nodeSha256 } from '../transparency/nodeSha256.ts';
-import { parse, UsageError } from './args.ts';
+import { commandArgs, UsageError } from './args.ts';
 
 export const MONITOR_STATE_FORMAT = 'spincake-log-monitor/1';
 
@@ -204,9 +204,8 @@ async function run(url: string, stateFile: string, out: Out): Promise<number> {
 }
 
 export async function monitor(args: string[], out: Out): Promise<number> {
-  const { positional, options } = parse(args, ['state']);
-  if (positional.length !== 1) throw new UsageError('monitor takes exactly one URL');
-  const stateFile = options.get('state');
+  const { positional, options } = commandArgs('monitor', args, ['state'], 1);
+  const stateFile = options.state;
   if (stateFile === undefined) throw new UsageError('--state FILE is required (created on the first run)');
   let url: string;
   try {
