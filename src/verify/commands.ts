@@ -8,7 +8,8 @@
  * nothing, since whoever forged the proof wrote it.
  */
 import { readFileSync } from 'node:fs';
-import { commitBlock, generateBlock } from '../emission/index.ts';
+import { generateBlock } from '../emission/index.ts';
+import { recomputedCommitment } from './blockCommitment.ts';
 import { isDigestHex } from '../proofs/index.ts';
 import { STAKES_CENTS, isStakeCents, type StakeCents } from '../rules/index.ts';
 import { verifyLoggedTicket, type SeenLoggedPlay } from '../transparency/index.ts';
@@ -146,7 +147,7 @@ function block(args: string[], out: (line: string) => void): number {
   let commitment;
   try {
     const count = countText === undefined ? undefined : Number(countText);
-    commitment = commitBlock(generateBlock({ stakeCents: stakeCents as StakeCents, seedHex, count }));
+    commitment = recomputedCommitment(generateBlock({ stakeCents: stakeCents as StakeCents, seedHex, count }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -9,7 +9,8 @@
  * when every check passes is the new head kept (FILE written whole, then renamed).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { commitBlock, generateBlock } from '../emission/index.ts';
+import { generateBlock } from '../emission/index.ts';
+import { recomputedCommitment } from './blockCommitment.ts';
 import { fromHex, toHex } from '../proofs/index.ts';
 import { isStakeCents, type StakeCents } from '../rules/index.ts';
 import {
@@ -89,7 +90,7 @@ function regeneratedRoot(block: LoggedBlock, seed: string): string {
   if (!isStakeCents(block.stakeCents))
     throw new MonitorFailure(`a block of ${block.stakeCents} cents cannot be regenerated`);
   const regenerated = generateBlock({ stakeCents: block.stakeCents as StakeCents, seedHex: seed, count: block.count });
-  return commitBlock(regenerated).root;
+  return recomputedCommitment(regenerated).root;
 }
 
 async function run(url: string, stateFile: string, out: Out): Promise<number> {
