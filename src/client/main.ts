@@ -106,6 +106,7 @@ async function boot(): Promise<void> {
     closeResult: () => controller?.closeResult(),
     replayAgain: () => controller?.replayAgain(),
     deposit: portal.embedded ? () => controller?.deposit() : undefined,
+    reloadDemo: () => void controller?.reloadDemo(),
   });
 
   // Laid out at once, before the first frame shows it: placed later, its buttons would jump (layout shift).

@@ -94,6 +94,10 @@ export class GameController {
   private purchaseRetries = 0;
   /** Bumped whenever a scheduled resend must no longer fire (sent, answered, or superseded). */
   private purchaseRetryGeneration = 0;
+  /** Whether the account is a demo player's play money (the server says): « Recharger la démo » then. */
+  private demo = false;
+  /** A « Recharger la démo » without the server's answer yet: sent again with the same id, so it reloads once. */
+  private reload: { id: string; sending: boolean } | null = null;
 
   constructor(private readonly d: ControllerDeps) {
     this.wait = d.wait ?? sleep;
@@ -310,6 +314,7 @@ export class GameController {
 
   private async applyAccount(account: AccountResponse): Promise<void> {
     this.sales = salesOf(account);
+    this.demo = account.demo;
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
       const play = this.withWheelsSeen(account.unfinishedPlay);
@@ -359,6 +364,7 @@ export class GameController {
     const result = await this.d.api.account(token);
     if (!result.ok) return;
     this.sales = salesOf(result.data);
+    this.demo = result.data.demo;
     if (this.state.phase === 'idle') {
       this.balanceCents = result.data.balanceCents;
       this.d.controls.showMessage(this.idleMessage(this.fitStake()));
@@ -387,6 +393,41 @@ export class GameController {
     if (this.balanceCents === null || !balanceTooLow(this.sales, this.balanceCents)) return;
     const onSale = this.sales.offers.filter((o) => o.onSale).map((o) => o.stakeCents);
     this.d.onDeposit?.({ balanceCents: this.balanceCents, minStakeCents: Math.min(...onSale) });
+  }
+
+  /**
+   * « Recharger la démo »: a demo player whose play money pays no stake gets the demo
+   * starting balance back (the server books it); never offered for real money.
+   */
+  async reloadDemo(): Promise<void> {
+    const token = this.session.token;
+    if (!token || !this.demoReloadOffered() || this.reload?.sending) return;
+    this.d.audio.unlock();
+    this.d.audio.play('click');
+    const reload: { id: string; sending: boolean } = { id: this.reload?.id ?? newPlayId(), sending: true };
+    this.reload = reload;
+    this.render();
+    const result = await this.d.api.reloadDemo(token, reload.id);
+    // A server's answer is final; no answer at all: the next press sends the same id again.
+    if (result.ok || result.kind === 'server') this.reload = null;
+    else reload.sending = false;
+    if (!result.ok) {
+      this.render();
+      this.d.controls.showMessage(failureMessage(result, this.d.strings));
+      if (result.kind === 'server') void this.refreshAccount();
+      return;
+    }
+    this.balanceCents = result.data.balanceCents;
+    const adjusted = this.fitStake();
+    const reloaded = this.d.strings.demoReloaded(formatCents(result.data.balanceCents, this.d.locale));
+    this.render();
+    this.d.controls.showMessage(adjusted ? `${reloaded} ${adjusted}` : reloaded);
+    this.d.controls.announce(reloaded);
+    this.d.controls.focus('play');
+  }
+
+  private demoReloadOffered(): boolean {
+    return this.demo && this.state.phase === 'idle' && !this.pending && balanceTooLow(this.sales, this.balanceCents);
   }
 
   /** Reads the account again at an idle table (the page came back into view: a deposit, another tab). */
@@ -588,6 +629,7 @@ export class GameController {
     const idle = s.phase === 'idle' && !this.pending;
     c.setStakes(this.stakesShown(), this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
     c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
+    c.offerDemoReload(this.reload?.sending ? 'busy' : this.demoReloadOffered() ? 'offered' : 'none');
     const inRound = s.play && s.phase !== 'revealed';
     // A pending purchase holds its stake: shown as spent, marked as waiting for the server.
     const held = this.pending && this.balanceCents !== null ? this.balanceCents - this.pending.stakeCents : null;

@@ -107,6 +107,10 @@ export interface Strings {
   salesWindowDates: (opens: string, closes: string) => string;
   balanceTooLow: (balance: string, smallest: string) => string;
   deposit: string;
+  /** « Recharger la démo »: a demo player's play money back to the starting balance (demo only). */
+  reloadDemo: string;
+  reloadDemoBusy: string;
+  demoReloaded: (balance: string) => string;
   soldOutLabel: (amount: string) => string;
   // Responsible gaming, demo money, session figures.
   adultsOnly: string;

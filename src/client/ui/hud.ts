@@ -2,7 +2,7 @@ import gsap from 'gsap';
 import type { Play, StakeOffer } from '../../contract/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
-import type { ControlsState, ControlsView, FocusTarget } from '../game/views.ts';
+import type { ControlsState, ControlsView, DemoReloadOffer, FocusTarget } from '../game/views.ts';
 import { winLevel } from '../game/winLevels.ts';
 import type { Strings } from '../i18n/index.ts';
 import { typeset } from '../i18n/typography.ts';
@@ -24,6 +24,8 @@ export interface HudHandlers {
   replayAgain(): void;
   /** The portal's deposit page (portal mode only; absent otherwise). */
   deposit?: () => void;
+  /** « Recharger la démo » (offered to a demo player only, by the controller). */
+  reloadDemo(): void;
 }
 
 /**
@@ -48,6 +50,7 @@ export class Hud implements ControlsView {
   private readonly message: HTMLElement;
   private readonly messageText: HTMLElement;
   private readonly depositButton: HTMLButtonElement;
+  private readonly reloadDemoButton: HTMLButtonElement;
   private maxStakeCents: number | null = null;
   private stakesEnabled = true;
   private readonly soldOutTags = new Map<StakeCents, HTMLElement>();
@@ -137,7 +140,10 @@ export class Hud implements ControlsView {
     this.depositButton = button('deposit', t.deposit);
     this.depositButton.hidden = true;
     this.depositButton.addEventListener('click', () => handlers.deposit?.());
-    this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton]);
+    this.reloadDemoButton = button('deposit reload-demo', t.reloadDemo);
+    this.reloadDemoButton.hidden = true;
+    this.reloadDemoButton.addEventListener('click', () => handlers.reloadDemo());
+    this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton, this.reloadDemoButton]);
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.tallyLine = el('p', { className: 'live-tally', attrs: { 'aria-hidden': 'true' } });
     this.resultLayer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
@@ -274,6 +280,14 @@ export class Hud implements ControlsView {
 
   offerDeposit(shown: boolean): void {
     this.depositButton.hidden = !shown || !this.handlers.deposit;
+  }
+
+  offerDemoReload(offer: DemoReloadOffer): void {
+    const b = this.reloadDemoButton;
+    b.hidden = offer === 'none';
+    b.disabled = offer === 'busy';
+    b.textContent = offer === 'busy' ? this.t.reloadDemoBusy : this.t.reloadDemo;
+    b.setAttribute('aria-busy', String(offer === 'busy'));
   }
 
   setControls(c: ControlsState): void {

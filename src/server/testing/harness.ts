@@ -148,6 +148,7 @@ export const DUMPED_TABLES = [
   'wallet_bets',
   'wallet_outbox',
   'wallet_balances',
+  'demo_reloads',
 ];
 
 /**
