@@ -85,6 +85,7 @@ async function boot(): Promise<void> {
     (play) => checkTicket(proofApi, controller?.token ?? '', play, strings),
     () => controller?.sessionSummary() ?? null,
     () => controller?.liveRound() ?? null,
+    () => proofApi.transparencyHead(),
   );
   const hud = new Hud(host, strings, locale, {
     play: () => void controller?.play(),

@@ -183,6 +183,8 @@ const written: Strings = {
   historyRef: (ref) => `Ticket ref.: ${ref}`,
   historySegment: (points, symbol) => `${formatCount(points, 'en')} points (${symbol})`,
   historyLive: 'Result shown once the four wheels have stopped.',
+  logHead: (entries, hashStart) =>
+    `Public block log seen here: ${entries}\u00a0entries, fingerprint ${hashStart}… (the same for every player: compare it)`,
   historyLeft: 'left before the end: result recorded',
   paused: 'Game paused',
   // ——— issue 30: the show ———

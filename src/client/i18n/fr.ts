@@ -194,6 +194,8 @@ const written: Strings = {
   historyRef: (ref) => `Réf. ticket : ${ref}`,
   historySegment: (points, symbol) => `${formatCount(points, 'fr')} points (${symbol})`,
   historyLive: 'Résultat affiché à l’arrêt des quatre roues.',
+  logHead: (entries, hashStart) =>
+    `Journal public des blocs vu ici : ${entries}\u00a0entrées, empreinte ${hashStart}… (la même pour tous les joueurs, à comparer)`,
   historyLeft: 'partie quittée avant la fin : résultat enregistré',
   paused: 'Jeu en pause',
   // ——— issue 30: the show ———

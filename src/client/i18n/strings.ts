@@ -125,6 +125,8 @@ export interface Strings {
   historyRef: (ref: string) => string;
   historySegment: (points: number, symbol: string) => string;
   historyLive: string;
+  /** The transparency log's head this page saw: its size and the start of its root hash, to compare (gossip). */
+  logHead: (entries: string, hashStart: string) => string;
   historyLeft: string;
   /** Shown over the page while the portal holds the game paused. */
   paused: string;
