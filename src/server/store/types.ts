@@ -1,6 +1,7 @@
 import type { Cents, StakeCents, Unit } from '../../rules/index.ts';
 import type { ErrorCode, Launched } from '../../contract/api.ts';
 import type { PlayBatchObserver } from './batchObserver.ts';
+import type { DemoReloadRequest, DemoReloadResult } from './demoReload.ts';
 
 /**
  * The server's persistence, behind one interface so that the routes never know which
@@ -331,6 +332,13 @@ export interface Store {
   /** Marks wheels as launched (never un-launches); null when the play is not this player's. */
   recordProgress(playerId: string, playId: string, launched: Launched): Promise<PlayRecord | null>;
   finishPlay(playerId: string, playId: string): Promise<PlayRecord | null>;
+
+  /**
+   * « Recharger la démo »: a demo player's play money back to the starting balance, as a
+   * funding in the ledger, once per reloadId (a retry answers the balance again); durable
+   * when it resolves.
+   */
+  reloadDemo(request: DemoReloadRequest): Promise<DemoReloadResult>;
 
   /** Test mode and operations: a ledger adjustment against house:adjustments. */
   setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null>;

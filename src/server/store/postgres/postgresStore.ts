@@ -6,6 +6,14 @@ import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending } from '.
 import { answerWhenDurable, planBatch, splitBlockWrites } from '../batchPlan.ts';
 import { reportBatch } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries } from '../ledgerRules.ts';
+import type { DemoReloadRequest, DemoReloadResult } from '../demoReload.ts';
+import {
+  DEMO_RELOAD_FOUND,
+  DEMO_RELOAD_INSERT,
+  decideDemoReload,
+  demoReloadEntries,
+  demoReloadResult,
+} from '../demoReload.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
 import { addBlockOnSale, maskFromLaunched, toPlay, toPlayer, type QueueKey } from '../rows.ts';
@@ -420,6 +428,34 @@ export class PostgresStore extends WalletBooks implements Store {
       }
       return { ...toPlayer(player), balanceCents };
     });
+  }
+
+  async reloadDemo(request: DemoReloadRequest): Promise<DemoReloadResult> {
+    const { playerId, reloadId } = request;
+    const decision = await this.transaction(async (c) => {
+      // The player's row locked first, as a play batch does: a retry sent at once waits here, then finds the reload.
+      const { rows } = await c.query<PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE id = $1 FOR UPDATE`, [
+        playerId,
+      ]);
+      const found = await c.query(this.numberedText(DEMO_RELOAD_FOUND), [playerId, reloadId]);
+      const decided = decideDemoReload(rows[0] ? toPlayer(rows[0]) : null, (found.rowCount ?? 0) > 0, request);
+      if (decided.kind === 'reload') {
+        const at = request.now.toISOString();
+        await c.query(this.numberedText(DEMO_RELOAD_INSERT), [
+          playerId,
+          reloadId,
+          decided.fromCents,
+          decided.toCents,
+          at,
+        ]);
+        await insertEntries(c, demoReloadEntries(playerId, reloadId, decided.fromCents, decided.toCents, at));
+        await c.query('UPDATE players SET balance_cents = $1 WHERE id = $2', [decided.toCents, playerId]);
+      }
+      return decided;
+    });
+    const result = demoReloadResult(decision);
+    // Committed synchronously: durable. A refusal or a replay read rows a batch may not have flushed yet.
+    return decision.kind === 'reload' ? result : this.seen(result);
   }
 
   async closeBlocksOfStake(stakeCents: StakeCents): Promise<void> {

@@ -8,6 +8,14 @@ import type { BatchReads, BatchWrites, Outcome, PendingPlay as Pending, Settled,
 import { answerWhenDurable, blockWritesInOrder, emptyReads, planBatch, type OutboxInsert } from '../batchPlan.ts';
 import { reportBatch } from '../batchObserver.ts';
 import { adjustmentEntries, fundingEntries, type LedgerEntry } from '../ledgerRules.ts';
+import type { DemoReloadRequest, DemoReloadResult } from '../demoReload.ts';
+import {
+  DEMO_RELOAD_FOUND,
+  DEMO_RELOAD_INSERT,
+  decideDemoReload,
+  demoReloadEntries,
+  demoReloadResult,
+} from '../demoReload.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS } from '../rows.ts';
 import { addBlockOnSale, maskFromLaunched, queueKey, toPlay, toPlayer } from '../rows.ts';
@@ -465,6 +473,24 @@ export class SqliteStore extends WalletBooks implements Store {
       }
       return { ...toPlayer(player), balanceCents };
     })();
+  }
+
+  async reloadDemo(request: DemoReloadRequest): Promise<DemoReloadResult> {
+    const { playerId, reloadId } = request;
+    const decision = this.db.transaction(() => {
+      const row = this.s.player.get(playerId);
+      const found = this.prepared(DEMO_RELOAD_FOUND).get(playerId, reloadId) !== undefined;
+      const decided = decideDemoReload(row ? toPlayer(row) : null, found, request);
+      if (decided.kind === 'reload') {
+        const at = request.now.toISOString();
+        this.prepared(DEMO_RELOAD_INSERT).run(playerId, reloadId, decided.fromCents, decided.toCents, at);
+        this.insertEntries(demoReloadEntries(playerId, reloadId, decided.fromCents, decided.toCents, at));
+        this.s.setBalance.run(decided.toCents, playerId);
+      }
+      return decided;
+    })();
+    const result = demoReloadResult(decision);
+    return decision.kind === 'reload' ? this.written(result) : this.seen(result);
   }
 
   async closeBlocksOfStake(stakeCents: StakeCents): Promise<void> {
