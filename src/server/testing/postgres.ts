@@ -104,7 +104,8 @@ export async function lockWaiter(admin: pg.Client): Promise<number> {
 }
 
 /** The tables a store writes. */
-const WRITTEN_TABLES = 'players, blocks, plays, entries, wallet_bets, wallet_outbox, wallet_balances, demo_reloads, purged_plays';
+const WRITTEN_TABLES =
+  'players, blocks, plays, entries, wallet_bets, wallet_outbox, wallet_balances, demo_reloads, purged_plays';
 
 /**
  * Runs `act` while the store's next write fails as a whole: it waits on a lock held here,
