@@ -1,6 +1,6 @@
 import { blockLotTable, evaluate, type StakeCents } from '../rules/index.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
-import { poolOfPlayer, type BlockPool, type Store } from './store/types.ts';
+import { poolOfPlayer, type BlockPool, type LedgerBook } from './store/types.ts';
 import { encodeUnit } from './store/unitCode.ts';
 
 /** Plays sold from one pool's blocks, and their money. */
@@ -35,7 +35,7 @@ const MAX_PROBLEMS = 50;
  * Pools: no unit of a real block sold to a demo player, none of a demo block to a portal
  * player; the real-money totals leave demo play out.
  */
-export async function auditLedger(store: Store, library: BlockLibrary): Promise<LedgerAuditReport> {
+export async function auditLedger(store: LedgerBook, library: BlockLibrary): Promise<LedgerAuditReport> {
   const problems: string[] = [];
   const problem = (line: string) => {
     if (problems.length < MAX_PROBLEMS) problems.push(line);

@@ -1,0 +1,33 @@
+import { createBlockReads } from './blockBook.ts';
+import type { StoreDialect } from './dialect.ts';
+import { createLedgerBook } from './ledgerBook.ts';
+import type { BlockBook, PlayBook, Store, WalletBook } from './parts.ts';
+import { createPlayerBook } from './playerBook.ts';
+import { createPlayReads } from './playBook.ts';
+import { createSalesControlBook } from './salesControlBook.ts';
+import { createWalletBook } from './walletBooks.ts';
+
+/**
+ * What a database does its own way, beside its dialect: the play batch, putting a block on
+ * sale, cancelling a bet with its rollback, closing; and any shared write it does better
+ * (PostgreSQL gathers a play's wallet writes).
+ */
+export type OwnParts = Pick<PlayBook, 'buyPlay' | 'observePlayBatches'> &
+  Pick<BlockBook, 'addBlock'> &
+  Pick<WalletBook, 'cancelWalletBet' | 'cancelStaleWalletBets'> &
+  Partial<WalletBook> & { close(): Promise<void> };
+
+/** One database's store: every part built on its dialect, its own parts last (they win). */
+export function composeStore(dialect: StoreDialect, own: OwnParts): Store {
+  const blocks = createBlockReads(dialect);
+  return {
+    dialect,
+    ...createPlayerBook(dialect),
+    ...createPlayReads(dialect),
+    ...blocks,
+    ...createSalesControlBook(dialect),
+    ...createLedgerBook(dialect, blocks),
+    ...createWalletBook(dialect),
+    ...own,
+  };
+}
