@@ -9,12 +9,11 @@ import { createWalletBook } from './walletBooks.ts';
 
 /**
  * What a database does its own way, beside its dialect: the play batch, putting a block on
- * sale, cancelling a bet with its rollback, closing; and any shared write it does better
- * (PostgreSQL gathers a play's wallet writes).
+ * sale, closing; and any shared write it does better (PostgreSQL gathers a play's wallet
+ * writes and cancels a bet with its rollback in one statement).
  */
 export type OwnParts = Pick<PlayBook, 'buyPlay' | 'observePlayBatches'> &
   Pick<BlockBook, 'addBlock'> &
-  Pick<WalletBook, 'cancelWalletBet' | 'cancelStaleWalletBets'> &
   Partial<WalletBook> & { close(): Promise<void> };
 
 /** One database's store: every part built on its dialect, its own parts last (they win). */

@@ -1,6 +1,12 @@
 /** One statement written with `?` placeholders, and its parameters. */
 export type Statement = readonly [text: string, params: readonly unknown[]];
 
+/** What a transaction's reads decided: the statements to write after them, and the answer. */
+export interface Decision<T> {
+  writes: readonly Statement[];
+  answer: T;
+}
+
 /**
  * What a database gives the store's parts: run a statement, write several in one
  * transaction, wait until what a read saw is durable. Every part (players, plays, blocks,
@@ -26,6 +32,13 @@ export interface StoreDialect {
   write<R>(text: string, params: readonly unknown[]): Promise<{ rows: R[]; changes: number }>;
   /** Runs the statements in one transaction (all or none); resolves once it is on disk. */
   writeInOneTransaction(statements: readonly Statement[]): Promise<void>;
+  /**
+   * Reads, decides and writes in one transaction: `reads` run first (rows they select
+   * `forUpdate` stay locked to the end), `decide` sees their rows in order and returns what
+   * to write; resolves with its answer once the transaction is on disk. `decide` must be
+   * pure: PostgreSQL runs the transaction again after a conflict.
+   */
+  decideInOneTransaction<T>(reads: readonly Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T>;
   /** Resolves with `value` once every commit that a read just made may have seen is on disk. */
   afterDurable<T>(value: T): Promise<T>;
   /**
@@ -37,4 +50,6 @@ export interface StoreDialect {
   readonly unfinished: string;
   /** What ends the outbox claim's inner SELECT: PostgreSQL skips rows another instance is taking. */
   readonly skipLocked: string;
+  /** What ends a read that locks its rows for the transaction (PostgreSQL; SQLite has one writer). */
+  readonly forUpdate: string;
 }

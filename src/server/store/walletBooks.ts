@@ -1,5 +1,6 @@
 import { WALLET_ACCOUNT_PREFIX } from './ledgerRules.ts';
-import type { StoreDialect } from './dialect.ts';
+import { uuidV7 } from '../../common/uuidV7.ts';
+import type { Decision, Statement, StoreDialect } from './dialect.ts';
 import type { WalletBook } from './parts.ts';
 import type {
   NewWalletBet,
@@ -10,7 +11,11 @@ import type {
   WalletFacts,
 } from './types.ts';
 import {
+  BET_STATE_UPDATE,
   OUTBOX_COLUMNS,
+  OUTBOX_INSERT,
+  outboxInsertValues,
+  rollbackOf,
   toOutboxEntry,
   toWalletBet,
   WALLET_BET_COLUMNS,
@@ -35,17 +40,14 @@ const WALLET_FACTS_SQL = {
 
 /**
  * The game's books of the operator's wallet, shared by both stores: the bets it sends,
- * the outbox of wins and rollbacks it owes, the balances the wallet last said. What both
- * databases run the same way lives here; each store adds what needs its own transaction
- * (cancelling a bet together with its rollback) and writes the outbox rows of a play batch.
- * A play's own writes (its bet, its win's answer, a retry) are group-committed: SQLite's
- * `write` rides the next play batch's transaction; PostgreSQL gathers them into one
- * statement per group instead of these one-row ones (its store replaces them).
+ * the outbox of wins and rollbacks it owes, the balances the wallet last said. Each store
+ * writes the outbox rows of a play batch itself. A play's own writes (its bet, its win's
+ * answer, a retry) are group-committed: SQLite's `write` rides the next play batch's
+ * transaction; PostgreSQL gathers them into one statement per group instead of these
+ * one-row ones, and cancels a bet with its rollback in one statement (its store replaces them).
  */
-export type SharedWalletBook = Omit<WalletBook, 'cancelWalletBet' | 'cancelStaleWalletBets'>;
-
-export function createWalletBook(db: StoreDialect): SharedWalletBook {
-  const book: SharedWalletBook = {
+export function createWalletBook(db: StoreDialect): WalletBook {
+  const book: WalletBook = {
     async recordWalletBet(bet: NewWalletBet): Promise<RecordBetResult> {
       // One statement: no bet for a playId that any play (wallet or not) already has.
       const { changes } = await db.write(
@@ -79,6 +81,31 @@ export function createWalletBook(db: StoreDialect): SharedWalletBook {
         `UPDATE wallet_bets SET state = 'refused', refusal = ?, resolved_at = ? WHERE request_id = ? AND state = 'sending'`,
         [refusal, now.toISOString(), requestId],
       );
+    },
+
+    cancelWalletBet(requestId: string, rollbackRequestId: string, now: Date, nextAttemptAt: Date): Promise<boolean> {
+      const at = now.toISOString();
+      const bet: Statement = [
+        `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE request_id = ?${db.forUpdate}`,
+        [requestId],
+      ];
+      return db.decideInOneTransaction([bet], ([rows]): Decision<boolean> => {
+        const row = rows![0] as WalletBetRow | undefined;
+        if (!row || row.state !== 'sending') return { writes: [], answer: false };
+        return { writes: cancelled(row, rollbackRequestId, at, nextAttemptAt.toISOString()), answer: true };
+      });
+    },
+
+    cancelStaleWalletBets(now: Date): Promise<number> {
+      const at = now.toISOString();
+      const stale: Statement = [
+        `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE state = 'sending' AND deadline_at < ?${db.forUpdate}`,
+        [at],
+      ];
+      return db.decideInOneTransaction([stale], ([rows]): Decision<number> => {
+        const bets = rows as WalletBetRow[];
+        return { writes: bets.flatMap((row) => cancelled(row, uuidV7(), at, at)), answer: bets.length };
+      });
     },
 
     async claimOutbox(now: Date, limit: number, heldUntil: Date): Promise<OutboxEntry[]> {
@@ -190,6 +217,15 @@ export function createWalletBook(db: StoreDialect): SharedWalletBook {
     },
   };
   return book;
+}
+
+/** A bet cancelled, with its rollback owed from `nextAttemptAt`. */
+function cancelled(row: WalletBetRow, rollbackRequestId: string, at: string, nextAttemptAt: string): Statement[] {
+  const rollback = rollbackOf(toWalletBet(row), rollbackRequestId, at, nextAttemptAt);
+  return [
+    [BET_STATE_UPDATE, ['cancelled', at, row.request_id]],
+    [OUTBOX_INSERT, outboxInsertValues(rollback)],
+  ];
 }
 
 /** What the ledger audit checks of the wallet's books. */

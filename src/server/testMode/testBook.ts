@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Cents, StakeCents } from '../../rules/index.ts';
-import type { Statement, StoreDialect } from '../store/dialect.ts';
+import type { Decision, Statement, StoreDialect } from '../store/dialect.ts';
 import { adjustmentEntries } from '../store/ledgerRules.ts';
-import { PLAYER_COLUMNS, toPlayer, type PlayerRow } from '../store/rows.ts';
+import { insertEntry, PLAYER_COLUMNS, toPlayer, type PlayerRow } from '../store/rows.ts';
 import type { PlayerRecord } from '../store/types.ts';
 
 /**
@@ -18,33 +18,19 @@ export interface TestBook {
   forceBlockCursor(blockId: string, nextPosition: number): Promise<void>;
 }
 
-/** An adjustment's entry, written only while the player's balance is still the one it was computed from. */
-const GUARDED_ENTRY = `INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at)
-  SELECT ?, ?, CAST(? AS BIGINT), ?, ?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ? AND balance_cents = ?)`;
-
 export function createTestBook(db: StoreDialect): TestBook {
   return {
-    async setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null> {
-      for (;;) {
-        const [row] = await db.all<PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE id = ?`, [playerId]);
-        if (!row) return db.afterDurable(null);
-        const from = row.balance_cents;
-        const entries = adjustmentEntries(playerId, from, balanceCents, randomUUID(), now.toISOString());
-        if (entries.length === 0) return db.afterDurable({ ...toPlayer(row), balanceCents });
-        // The row locked first (PostgreSQL), then written only if the balance is still the one
-        // read: a play sold in between would make the adjustment wrong, so it is read again.
-        const unchanged = [playerId, from];
-        await db.writeInOneTransaction([
-          ['UPDATE players SET balance_cents = balance_cents WHERE id = ?', [playerId]],
-          ...entries.map((e): Statement => [
-            GUARDED_ENTRY,
-            [e.txn, e.account, e.amountCents, e.playId, e.kind, e.createdAt, ...unchanged],
-          ]),
-          ['UPDATE players SET balance_cents = ? WHERE id = ? AND balance_cents = ?', [balanceCents, ...unchanged]],
-        ]);
-        const [after] = await db.all<PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE id = ?`, [playerId]);
-        if (after?.balance_cents === balanceCents) return db.afterDurable(toPlayer(after));
-      }
+    setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null> {
+      const player: Statement = [`SELECT ${PLAYER_COLUMNS} FROM players WHERE id = ?${db.forUpdate}`, [playerId]];
+      return db.decideInOneTransaction([player], ([rows]): Decision<PlayerRecord | null> => {
+        const row = rows![0] as PlayerRow | undefined;
+        if (!row) return { writes: [], answer: null };
+        const at = now.toISOString();
+        const entries = adjustmentEntries(playerId, row.balance_cents, balanceCents, randomUUID(), at);
+        const newBalance: Statement = ['UPDATE players SET balance_cents = ? WHERE id = ?', [balanceCents, playerId]];
+        const writes = entries.length === 0 ? [] : [...entries.map(insertEntry), newBalance];
+        return { writes, answer: { ...toPlayer(row), balanceCents } };
+      });
     },
 
     async closeBlocksOfStake(stakeCents: StakeCents): Promise<void> {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Statement, StoreDialect } from '../dialect.ts';
+import type { Decision, Statement, StoreDialect } from '../dialect.ts';
 import { inTransaction, type PostgresStoreStats } from './connection.ts';
 import { WAL_BARRIER_SQL, WalBarrier } from './walBarrier.ts';
 
@@ -11,6 +11,7 @@ import { WAL_BARRIER_SQL, WalBarrier } from './walBarrier.ts';
 export class PostgresDialect implements StoreDialect {
   readonly unfinished = 'NOT finished';
   readonly skipLocked = ' FOR UPDATE SKIP LOCKED';
+  readonly forUpdate = ' FOR UPDATE';
   readonly stats: PostgresStoreStats = { batches: 0, plays: 0, retries: 0, retriedCodes: {} };
   /** The play batches commit without waiting for the disk; their answers and every read wait for this. */
   readonly wal = new WalBarrier(() => this.pool.query(WAL_BARRIER_SQL));
@@ -52,9 +53,21 @@ export class PostgresDialect implements StoreDialect {
   }
 
   async writeInOneTransaction(statements: readonly Statement[]): Promise<void> {
-    await this.transaction(async (client) => {
-      for (const [text, params] of statements) await client.query(this.numberedText(text), params as unknown[]);
+    await this.decideInOneTransaction([], () => ({ writes: statements, answer: undefined }));
+  }
+
+  async decideInOneTransaction<T>(reads: readonly Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T> {
+    let wrote = false;
+    const answer = await this.transaction(async (client) => {
+      const rows: unknown[][] = [];
+      for (const [text, params] of reads) rows.push((await client.query(this.numberedText(text), [...params])).rows);
+      const { writes, answer } = decide(rows);
+      for (const [text, params] of writes) await client.query(this.numberedText(text), [...params]);
+      wrote = writes.length > 0;
+      return answer;
     });
+    // Committed synchronously: durable. Without a write, the reads may have seen a batch not flushed yet.
+    return wrote ? answer : this.afterDurable(answer);
   }
 
   /** After a read: what it saw may come from a batch whose log flush is still running. */

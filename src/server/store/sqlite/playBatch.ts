@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { BatchReads, BatchWrites, Outcome } from '../batchPlan.ts';
-import { blockWritesInOrder, emptyReads, planBatch, type OutboxInsert } from '../batchPlan.ts';
+import { blockWritesInOrder, emptyReads, planBatch } from '../batchPlan.ts';
 import type { BlockRow, PlayerRow, PlayRow } from '../rows.ts';
 import { addBlockOnSale, BLOCK_COLUMNS, PLAY_COLUMNS, PLAYER_COLUMNS, queueKey, toPlay } from '../rows.ts';
 import type { BuyRequest, PlayerKind, UnitSource, WalletBetState } from '../types.ts';
 import { encodeUnit } from '../unitCode.ts';
 import { WALLET_BALANCE_UPSERT } from '../walletBooks.ts';
-import { OUTBOX_INSERT_COLUMNS, outboxInsertValues } from '../walletRows.ts';
+import { BET_STATE_UPDATE, OUTBOX_INSERT, outboxInsertValues } from '../walletRows.ts';
 
 /** The values of one INSERT INTO plays, in column order (launched and finished keep their defaults). */
 type PlayInsert = [
@@ -49,12 +49,8 @@ function prepareBatchStatements(db: Database.Database) {
       'INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     betState: db.prepare<[string], { state: string }>('SELECT state FROM wallet_bets WHERE request_id = ?'),
-    setBetState: db.prepare<[string, string, string]>(
-      `UPDATE wallet_bets SET state = ?, resolved_at = ? WHERE request_id = ? AND state = 'sending'`,
-    ),
-    insertOutbox: db.prepare<ReturnType<typeof outboxInsertValues>>(
-      `INSERT INTO wallet_outbox (${OUTBOX_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
-    ),
+    setBetState: db.prepare<[string, string, string]>(BET_STATE_UPDATE),
+    insertOutbox: db.prepare<ReturnType<typeof outboxInsertValues>>(OUTBOX_INSERT),
     noteBalance: db.prepare<[string, number, string]>(WALLET_BALANCE_UPSERT),
   };
 }
@@ -77,15 +73,6 @@ export class SqlitePlayBatch {
     const { outcomes, writes } = planBatch(requests, this.readForBatch(requests), this.units, encodeUnit);
     this.writeBatch(writes);
     return outcomes;
-  }
-
-  /** Settles a bet still `sending`. */
-  setBetState(requestId: string, state: WalletBetState, at: string): void {
-    this.statements.setBetState.run(state, at, requestId);
-  }
-
-  insertOutbox(rows: readonly OutboxInsert[]): void {
-    for (const row of rows) this.statements.insertOutbox.run(...outboxInsertValues(row));
   }
 
   /** The batch's state, read inside its transaction (nothing else writes meanwhile: SQLite has one writer). */
@@ -118,7 +105,7 @@ export class SqlitePlayBatch {
   }
 
   private writeBatch(writes: BatchWrites): void {
-    const { setBlock, insertPlay, insertEntry, setBalance, noteBalance } = this.statements;
+    const { setBlock, insertPlay, insertEntry, setBalance, setBetState, insertOutbox, noteBalance } = this.statements;
     for (const [id, block] of blockWritesInOrder(writes.blocks)) setBlock.run(block.nextPosition, block.status, id);
     for (const { play, unitCode } of writes.plays) {
       insertPlay.run(
@@ -142,8 +129,8 @@ export class SqlitePlayBatch {
     }
     for (const e of writes.entries) insertEntry.run(e.txn, e.account, e.amountCents, e.playId, e.kind, e.createdAt);
     for (const [playerId, balanceCents] of writes.balances) setBalance.run(balanceCents, playerId);
-    for (const [requestId, { state, at }] of writes.walletBets) this.setBetState(requestId, state, at);
-    this.insertOutbox(writes.outbox);
+    for (const [requestId, { state, at }] of writes.walletBets) setBetState.run(state, at, requestId);
+    for (const row of writes.outbox) insertOutbox.run(...outboxInsertValues(row));
     for (const [playerId, { balanceCents, seenAt }] of writes.walletBalances) {
       noteBalance.run(playerId, balanceCents, seenAt);
     }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { WalSync } from '../../../durability/walSync.ts';
-import type { Statement, StoreDialect } from '../dialect.ts';
+import type { Decision, Statement, StoreDialect } from '../dialect.ts';
 import type { GroupCommit } from './groupCommit.ts';
 
 /**
@@ -10,19 +10,27 @@ import type { GroupCommit } from './groupCommit.ts';
 export class SqliteDialect implements StoreDialect {
   readonly unfinished = 'finished = 0';
   readonly skipLocked = '';
+  readonly forUpdate = '';
   /** The parts' statements, prepared on first use. */
   private readonly statementCache = new Map<string, Database.Statement<unknown[], unknown>>();
-  /** Statements run in one savepoint inside the batch's transaction: all or none. */
-  private readonly runInOneTransaction: (statements: readonly Statement[]) => void;
+  /** Reads, a decision and its writes in one savepoint inside the batch's transaction: all or none. */
+  private readonly runInOneTransaction: <T>(
+    reads: readonly Statement[],
+    decide: (rows: unknown[][]) => Decision<T>,
+  ) => T;
 
   constructor(
     readonly db: Database.Database,
     private readonly wal: WalSync,
     private readonly commits: GroupCommit,
   ) {
-    this.runInOneTransaction = db.transaction((statements: readonly Statement[]) => {
-      for (const [text, params] of statements) this.prepared(text).run(...params);
-    });
+    this.runInOneTransaction = db.transaction(
+      <T>(reads: readonly Statement[], decide: (rows: unknown[][]) => Decision<T>): T => {
+        const { writes, answer } = decide(reads.map(([text, params]) => this.prepared(text).all(...params)));
+        for (const [text, params] of writes) this.prepared(text).run(...params);
+        return answer;
+      },
+    ) as SqliteDialect['runInOneTransaction'];
   }
 
   prepared(text: string): Database.Statement<unknown[], unknown> {
@@ -45,7 +53,11 @@ export class SqliteDialect implements StoreDialect {
   }
 
   writeInOneTransaction(statements: readonly Statement[]): Promise<void> {
-    return this.commits.inNextCommit(() => this.runInOneTransaction(statements));
+    return this.decideInOneTransaction([], () => ({ writes: statements, answer: undefined }));
+  }
+
+  decideInOneTransaction<T>(reads: readonly Statement[], decide: (rows: unknown[][]) => Decision<T>): Promise<T> {
+    return this.commits.inNextCommit(() => this.runInOneTransaction(reads, decide));
   }
 
   /** After a read: what it saw may include commits whose fsync is still running; wait for it. */

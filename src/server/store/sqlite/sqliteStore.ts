@@ -1,12 +1,10 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { uuidV7 } from '../../../common/uuidV7.ts';
 import { WalDatabase, type WalDatabaseOptions } from '../../../durability/walDatabase.ts';
 import { createPrivateFile, ensurePrivateDataDir } from '../../dataFiles.ts';
 import { composeStore } from '../composeStore.ts';
-import type { Store, WalletBook } from '../parts.ts';
+import type { Store } from '../parts.ts';
 import type { BlockRecord, NewBlock, UnitSource } from '../types.ts';
-import { rollbackOf, toWalletBet, WALLET_BET_COLUMNS, type WalletBetRow } from '../walletRows.ts';
 import { GroupCommit } from './groupCommit.ts';
 import { migrate } from './migrations.ts';
 import { SqlitePlayBatch } from './playBatch.ts';
@@ -45,7 +43,6 @@ export const SqliteStore = {
       buyPlay: (request) => commits.buyPlay(request),
       observePlayBatches: (observer) => commits.observePlayBatches(observer),
       addBlock: (block, now) => dialect.afterCommit(addBlockNow(db, block, now)),
-      ...cancellingBets(dialect, batch),
       async close() {
         // Let queued plays and writes commit first: their clients may already be waiting.
         commits.flushAll();
@@ -70,40 +67,4 @@ function addBlockNow(db: Database.Database, block: NewBlock, now: Date): BlockRe
     ).run(block.id, seq, block.stakeCents, block.pool, block.filePath, block.count, status, now.toISOString());
     return { ...block, nextPosition: 0, status } as BlockRecord;
   })();
-}
-
-/** A bet cancelled with its rollback owed, in one transaction of its own. */
-function cancellingBets(
-  dialect: SqliteDialect,
-  batch: SqlitePlayBatch,
-): Pick<WalletBook, 'cancelWalletBet' | 'cancelStaleWalletBets'> {
-  const { db } = dialect;
-  const betByRequest = `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE request_id = ?`;
-  const staleBets = `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE state = 'sending' AND deadline_at < ?`;
-  return {
-    async cancelWalletBet(requestId, rollbackRequestId, now, nextAttemptAt) {
-      const at = now.toISOString();
-      const cancelled = db.transaction(() => {
-        const row = dialect.prepared(betByRequest).get(requestId) as WalletBetRow | undefined;
-        if (!row || row.state !== 'sending') return false;
-        batch.setBetState(requestId, 'cancelled', at);
-        batch.insertOutbox([rollbackOf(toWalletBet(row), rollbackRequestId, at, nextAttemptAt.toISOString())]);
-        return true;
-      })();
-      return dialect.afterCommit(cancelled);
-    },
-
-    async cancelStaleWalletBets(now) {
-      const at = now.toISOString();
-      const count = db.transaction(() => {
-        const stale = dialect.prepared(staleBets).all(at) as WalletBetRow[];
-        for (const row of stale) {
-          batch.setBetState(row.request_id, 'cancelled', at);
-          batch.insertOutbox([rollbackOf(toWalletBet(row), uuidV7(), at, at)]);
-        }
-        return stale.length;
-      })();
-      return count === 0 ? dialect.afterDurable(0) : dialect.afterCommit(count);
-    },
-  };
 }
