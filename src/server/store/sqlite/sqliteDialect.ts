@@ -33,7 +33,7 @@ export class SqliteDialect implements StoreDialect {
     ) as SqliteDialect['runInOneTransaction'];
   }
 
-  prepared(text: string): Database.Statement<unknown[], unknown> {
+  private prepared(text: string): Database.Statement<unknown[], unknown> {
     let statement = this.statementCache.get(text);
     if (!statement) this.statementCache.set(text, (statement = this.db.prepare(text)));
     return statement;
