@@ -10,7 +10,10 @@ import { formatCents } from '../src/rules/money.ts';
  */
 export async function openGame(page: Page, query = ''): Promise<void> {
   await page.goto(`/?test=1&seed=7${query}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  // Software WebGL (SwiftShader, where no GPU is) compiles its shaders on the CPU: with a
+  // second browser on the same two cores that start alone can outlast the usual wait.
+  const start = query.includes('renderer=webgl') ? { timeout: 60_000 } : undefined;
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', start);
   await page.evaluate(() => window.spincake!.freeze());
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { integerSetting, readSetting } from './envSettings.ts';
+import { integerSetting, parseUrlSetting, readSetting, urlSetting } from './envSettings.ts';
 
 class SettingError extends Error {}
 const refuse = (message: string) => new SettingError(message);
@@ -34,5 +34,25 @@ describe('integerSetting', () => {
   ])('refuses %s through the caller’s error', (raw, message) => {
     expect(() => integerSetting({ N: raw }, 'N', range, refuse)).toThrow(SettingError);
     expect(() => integerSetting({ N: raw }, 'N', range, refuse)).toThrow(message);
+  });
+});
+
+describe('urlSetting', () => {
+  const rule = { protocols: ['postgres:', 'postgresql:'], example: 'postgres://host/db' };
+
+  it('parses a URL of one of the schemes; unset or blank: undefined', () => {
+    expect(urlSetting({ U: ' postgresql://u@h:5432/db ' }, 'U', rule, refuse)?.pathname).toBe('/db');
+    expect(urlSetting({ U: ' ' }, 'U', rule, refuse)).toBeUndefined();
+    expect(urlSetting({}, 'U', rule, refuse)).toBeUndefined();
+  });
+
+  it('refuses another scheme or no URL, through the caller’s error, without repeating the value', () => {
+    expect(() => urlSetting({ U: 'mysql://u:hunter2@h/db' }, 'U', rule, refuse)).toThrow(
+      /^U must start with postgres:\/\/ or postgresql:\/\/, got "mysql:\/\/…"$/,
+    );
+    expect(() => urlSetting({ U: 'postgres://u:hunter2@[h/db' }, 'U', rule, refuse)).toThrow(
+      /^U must be a URL such as postgres:\/\/host\/db$/,
+    );
+    expect(() => parseUrlSetting('U', 'nope', rule, refuse)).toThrow(SettingError);
   });
 });

@@ -27,3 +27,34 @@ export function integerSetting(
   }
   return value;
 }
+
+/** What a URL setting must be: one of these schemes (`'https:'`), and an example for the message. */
+export interface UrlRule {
+  protocols: readonly string[];
+  example: string;
+}
+
+/**
+ * `raw`, the value of setting `name` (or an entry of it), as a URL of one of the rule's
+ * schemes; anything else is refused through `refuse`. The message never repeats the value:
+ * a database URL may hold a password.
+ */
+export function parseUrlSetting(name: string, raw: string, rule: UrlRule, refuse: (message: string) => Error): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse(`${name} must be a URL such as ${rule.example}`);
+  }
+  if (!rule.protocols.includes(url.protocol)) {
+    const schemes = rule.protocols.map((protocol) => `${protocol}//`).join(' or ');
+    throw refuse(`${name} must start with ${schemes}, got "${url.protocol}//…"`);
+  }
+  return url;
+}
+
+/** A URL setting (`parseUrlSetting`); undefined when unset. */
+export function urlSetting(env: Env, name: string, rule: UrlRule, refuse: (message: string) => Error): URL | undefined {
+  const raw = readSetting(env, name);
+  return raw === undefined ? undefined : parseUrlSetting(name, raw, rule, refuse);
+}

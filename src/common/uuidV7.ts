@@ -1,6 +1,6 @@
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
-/** Random bytes drawn 4 KiB at a time: a getRandomValues call costs ≈ 2 µs whatever its size, ten times a UUID's share. */
+/** Random bytes drawn 4 KiB at a time: a getRandomValues call costs about the same whatever its size, many times a UUID's share. */
 const pool = new Uint8Array(4096);
 let poolOffset = pool.length;
 

@@ -37,13 +37,10 @@ parentPort.on('message', (message) => {
 `;
 
 /**
- * Checkpoints a SQLite database's write-ahead log from a worker thread.
- *
- * SQLite's automatic checkpoint runs inside the commit that crosses its threshold, on the
- * thread that commits: copying thousands of pages and an fsync of the database stall every
- * request behind it (tens of milliseconds at the tail). Here a worker with a connection of
- * its own does that work every 100 ms, so the serving thread only appends to the log. The
- * serving connection keeps a high `wal_autocheckpoint` as a safety net should the worker stop.
+ * Checkpoints a SQLite database's write-ahead log from a worker thread with a connection of
+ * its own, every CHECKPOINT_EVERY_MS, so that the serving thread only appends to the log
+ * (docs/durability.md: SQLite's own checkpoint would stall the commit that crosses its
+ * threshold, and every request behind it).
  */
 export class WalCheckpointer {
   private readonly worker: Worker;

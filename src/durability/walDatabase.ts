@@ -8,13 +8,11 @@ export interface WalDatabaseOptions {
 }
 
 /**
- * A SQLite connection set up for group commit, as the game's SQLite store and the reference
- * wallet both use it: WAL mode with `synchronous = NORMAL` (commits do not wait for the disk;
- * `wal` fsyncs the log off the event loop, and no caller is answered before `wal.durable()`),
- * undo copies of savepoints and statements in memory rather than in a temporary file written
- * page by page, and checkpoints from a worker thread for a serving process. The commit that
- * crosses 10,000 WAL pages (a short-lived command, or a worker that stopped) checkpoints inline,
- * copying each page once however often it changed since the last.
+ * A SQLite connection set up for group commit (docs/durability.md), as the game's SQLite
+ * store and the reference wallet both use it. Undo copies of savepoints and statements stay
+ * in memory rather than in a temporary file written page by page; without a checkpoint
+ * worker, the commit that crosses 10,000 WAL pages checkpoints inline, copying each page once
+ * however often it changed since the last.
  */
 export class WalDatabase {
   readonly db: Database.Database;

@@ -1,15 +1,9 @@
 import fs from 'node:fs';
 
 /**
- * Group fsync of SQLite's write-ahead log, off the event loop.
- *
- * The connection runs with `synchronous = NORMAL`: a commit writes its WAL frames but does
- * not wait for the disk, so the event loop never blocks on fsync. Nothing is revealed
- * before it is durable, though: every store call awaits `durable()`, which resolves once
- * an fdatasync of the WAL that started after the latest commit has finished. One fsync
- * in flight covers every commit made before it started; commits made meanwhile wait for
- * the next one. This is the durability of `synchronous = FULL` for everything a client
- * ever sees, with the disk wait overlapping the next requests instead of stalling them.
+ * Group fsync of SQLite's write-ahead log, off the event loop (docs/durability.md, rules 2, 3
+ * and 5): `durable()` resolves once an fdatasync of the WAL that started after the latest
+ * `committed()` has finished; one runs at a time.
  */
 export class WalSync {
   private commits = 0;

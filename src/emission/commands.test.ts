@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SYMBOLS, evaluate, type Unit } from '../rules/index.ts';
 import { assembleBlock } from './block.ts';
-import { main } from './commands.ts';
+import { USAGE, main } from './commands.ts';
 import { commitBlock } from './commitment.ts';
 import { CSV_HEADER } from './export.ts';
 import { UNIT_BYTES, readBlockFile } from './index.ts';
@@ -123,7 +123,7 @@ describe('emission commands', () => {
       [
         'an unknown option',
         () => ['generate', '--stake', '1', '--sed', 'ab', '--out', join(d, 'x6')],
-        /unknown option --sed/,
+        /Unknown option '--sed'/,
       ],
       ['an unknown command', () => ['burn'], /unknown command "burn"/],
       ['a missing file', () => ['audit', join(d, 'nope')], /cannot read .*: no such file/],
@@ -148,7 +148,7 @@ describe('emission commands', () => {
       [
         'a negative start',
         () => ['export', good, '--csv', join(d, 'x10.csv'), '--from', '-1'],
-        /--from needs a value|whole number/,
+        /'--from' argument is ambiguous/,
       ],
       ['a non-numeric count', () => ['export', good, '--csv', join(d, 'x11.csv'), '--count', 'ten'], /whole number/],
       ['an export to a missing directory', () => ['export', good, '--csv', join(d, 'no', 'x.csv')], /cannot write/],
@@ -177,6 +177,48 @@ describe('emission commands', () => {
     expect(await run('audit', file)).toBe(1);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/audit FAILED .*: 2 problem\(s\); first bad positions: 17, 400$/);
+  });
+});
+
+describe('the emission commands’ arguments', () => {
+  it('refuses an unknown flag, a missing value or a stray argument: exit 2, the usage on stderr, no file', async () => {
+    const d = dir();
+    for (const args of [
+      ['generate', '--stake', '1', '--count', '10', '--ot', join(d, 'a')],
+      ['generate', '--stake', '1', '--count', '10', '--out'],
+      ['generate', '--stake', '1', '--count', '10', '--out', join(d, 'b'), 'extra'],
+      ['generate', '--stake', '1', '--stake', '2', '--count', '10', '--out', join(d, 'c')],
+      ['audit', join(d, 'a'), '--fast'],
+      ['audit', join(d, 'a'), join(d, 'b')],
+      ['export', join(d, 'a'), '--csv', join(d, 'x.csv'), '--form', '3'],
+      ['export', join(d, 'a'), '--csv'],
+    ]) {
+      out = [];
+      err = [];
+      expect(await run(...args), args.join(' ')).toBe(2);
+      expect(err[0], args.join(' ')).toMatch(/^emission: /);
+      expect(err[1]).toBe(USAGE);
+      expect(out).toEqual([]);
+    }
+    expect(readdirSync(d)).toEqual([]);
+  });
+
+  it('answers --help for itself and each command: the usage on stdout, exit 0, nothing done', async () => {
+    const d = dir();
+    for (const args of [
+      ['--help'],
+      ['generate', '--stake', '1', '--count', '10', '--out', join(d, 'a'), '--help'],
+      ['audit', '--help'],
+      ['export', '--help'],
+      ['export', join(d, 'a'), '-h'],
+    ]) {
+      out = [];
+      err = [];
+      expect(await run(...args), args.join(' ')).toBe(0);
+      expect(out).toEqual([USAGE]);
+      expect(err).toEqual([]);
+    }
+    expect(readdirSync(d)).toEqual([]);
   });
 });
 

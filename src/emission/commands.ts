@@ -5,6 +5,8 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { HELP_OPTION, UsageError, parseCommandLine, runCommandLine } from '../common/commandLine.ts';
 import { BLOCK_SIZE, STAKES_CENTS, blockLotTable, formatCents, isStakeCents, type StakeCents } from '../rules/index.ts';
 import { auditBlock, type AuditReport } from './audit.ts';
 import { type Block } from './block.ts';
@@ -15,57 +17,41 @@ import { generateBlock } from './generate.ts';
 import { blockPairCounts } from './split.ts';
 import { PAIR_CODES } from './codes.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   npm run emission -- generate --stake 1|2|3|5 [--seed HEX] --out FILE
   npm run emission -- audit FILE
   npm run emission -- export FILE --csv OUT [--from N] [--count M]
-(generate also takes --count N, for tests only: the first N units of the block)`;
+(generate also takes --count N, for tests only: the first N units of the block; every command takes --help)`;
 
-/** A mistake in how the command was called: exit 2 with the usage. */
-class UsageError extends Error {}
-
-interface Parsed {
-  positional: string[];
-  options: Map<string, string>;
-}
-
-function parseArgs(args: string[], allowed: readonly string[]): Parsed {
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
-    if (options.has(name)) throw new UsageError(`--${name} is given twice`);
-    const value = inline ?? args[++i];
-    if (value === undefined || (inline === undefined && value.startsWith('--'))) {
-      throw new UsageError(`--${name} needs a value`);
-    }
-    options.set(name, value);
+/** A command's arguments, strictly: only `options` (each once) and --help, exactly `positionals` of them. */
+function commandArgs<const Options extends ParseArgsOptionsConfig>(
+  command: string,
+  args: string[],
+  options: Options,
+  positionals: number,
+) {
+  const parsed = parseCommandLine(() =>
+    parseArgs({ args, options: { ...HELP_OPTION, ...options }, allowPositionals: true, strict: true, tokens: true }),
+  );
+  for (const token of parsed.tokens) {
+    if (token.kind === 'option' && parsed.tokens.filter((t) => t.kind === 'option' && t.name === token.name).length > 1)
+      throw new UsageError(`--${token.name} is given twice`);
   }
-  return { positional, options };
+  if (parsed.positionals.length > positionals)
+    throw new UsageError(`unexpected argument ${parsed.positionals[positionals]}`);
+  if (parsed.positionals.length < positionals) throw new UsageError(`${command} takes exactly one FILE`);
+  return parsed;
 }
 
-function required(parsed: Parsed, name: string): string {
-  const value = parsed.options.get(name);
+function required(value: string | undefined, name: string): string {
   if (value === undefined) throw new UsageError(`--${name} is required`);
   return value;
 }
 
-function integerOption(parsed: Parsed, name: string): number | undefined {
-  const text = parsed.options.get(name);
+function integerOption(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) throw new RangeError(`--${name} must be a whole number, got ${JSON.stringify(text)}`);
   return Number(text);
-}
-
-function onlyFile(parsed: Parsed, command: string): string {
-  if (parsed.positional.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);
-  return parsed.positional[0]!;
 }
 
 function parseStake(text: string): StakeCents {
@@ -103,12 +89,16 @@ function describeBlock(block: Block): string {
 }
 
 async function generate(args: string[]): Promise<number> {
-  const parsed = parseArgs(args, ['stake', 'seed', 'out', 'count']);
-  if (parsed.positional.length > 0) throw new UsageError(`unexpected argument ${parsed.positional[0]}`);
-  const stakeCents = parseStake(required(parsed, 'stake'));
-  const out = required(parsed, 'out');
-  const seedHex = parsed.options.get('seed');
-  const count = integerOption(parsed, 'count') ?? BLOCK_SIZE;
+  const { values } = commandArgs(
+    'generate',
+    args,
+    { stake: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, count: { type: 'string' } },
+    0,
+  );
+  const stakeCents = parseStake(required(values.stake, 'stake'));
+  const out = required(values.out, 'out');
+  const seedHex = values.seed;
+  const count = integerOption(values.count, 'count') ?? BLOCK_SIZE;
   checkWritable(out);
   const tty = process.stderr.isTTY === true;
   const block = generateBlock({
@@ -174,7 +164,7 @@ function reportTable(report: AuditReport, block: Block): string[] {
 }
 
 function audit(args: string[]): number {
-  const file = onlyFile(parseArgs(args, []), 'audit');
+  const [file] = commandArgs('audit', args, {}, 1).positionals as [string];
   const block = readBlockFile(file);
   const report = auditBlock(block);
   console.log(reportTable(report, block).join('\n'));
@@ -195,11 +185,16 @@ function audit(args: string[]): number {
 }
 
 function exportCommand(args: string[]): number {
-  const parsed = parseArgs(args, ['csv', 'from', 'count']);
-  const file = onlyFile(parsed, 'export');
-  const out = required(parsed, 'csv');
-  const from = integerOption(parsed, 'from');
-  const count = integerOption(parsed, 'count');
+  const { positionals, values } = commandArgs(
+    'export',
+    args,
+    { csv: { type: 'string' }, from: { type: 'string' }, count: { type: 'string' } },
+    1,
+  );
+  const file = positionals[0]!;
+  const out = required(values.csv, 'csv');
+  const from = integerOption(values.from, 'from');
+  const count = integerOption(values.count, 'count');
   checkWritable(out);
   const block = readBlockFile(file);
   const range = exportRange(block, from ?? 0, count);
@@ -221,32 +216,35 @@ function exportCommand(args: string[]): number {
   return 0;
 }
 
+/**
+ * `npm run emission -- …`: the exit code. A mistaken call (an unknown command or flag, a
+ * missing value, a stray argument) exits 2 with the usage on stderr; `--help` prints it on
+ * stdout; any other failure is one line on stderr and exit 1.
+ */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case 'generate':
-        return await generate(rest);
-      case 'audit':
-        return audit(rest);
-      case 'export':
-        return exportCommand(rest);
-      case undefined:
-      case '--help':
-      case '-h':
-      case 'help':
-        console.log(USAGE);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    }
+    return await runCommandLine('emission', USAGE, () => {
+      switch (command) {
+        case 'generate':
+          return generate(rest);
+        case 'audit':
+          return audit(rest);
+        case 'export':
+          return exportCommand(rest);
+        case '--help':
+        case '-h':
+        case 'help':
+          console.log(USAGE);
+          return 0;
+        default:
+          throw new UsageError(
+            command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`,
+          );
+      }
+    });
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    console.error(`emission: ${message}`);
-    if (error instanceof UsageError) {
-      console.error(USAGE);
-      return 2;
-    }
+    console.error(`emission: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
     return 1;
   }
 }

@@ -1,8 +1,10 @@
 import { createCipheriv } from 'node:crypto';
 import { stakeEuros, type StakeCents } from '../rules/index.ts';
-import { LEAF_SYMBOL_CODES, SALT_BYTES, hashLeafInto } from '../proofs/leaf.ts';
-import { wordsToBytes } from '../proofs/sha256.ts';
-import { CommitmentTree, TREE_ARITY, leafGroup, levelSizes, parentLevel } from '../proofs/tree.ts';
+import { LEAF_PREIMAGE_BYTES, LEAF_SYMBOL_CODES, SALT_BYTES, writeLeafPreimage } from '../proofs/leaf.ts';
+import { sha256, wordsToBytes } from '../proofs/sha256.ts';
+import { CommitmentTree, parentLevel } from '../proofs/tree.ts';
+import { TREE_ARITY, leafGroup, levelSizes } from '../proofs/treeShape.ts';
+import { hashLeafInto } from '../proofs/tunedLeaf.ts';
 import { seedHashHex } from '../proofs/seed.ts';
 import { toHex } from '../proofs/hex.ts';
 import type { Block } from './block.ts';
@@ -36,7 +38,7 @@ export function unitSalts(seed: Uint8Array, from: number, count: number): Uint8A
   return new Uint8Array(stream.buffer, stream.byteOffset, stream.length);
 }
 
-function seedOf(seedHex: string): Uint8Array {
+export function seedOf(seedHex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(seedHex, 'hex'));
 }
 
@@ -62,11 +64,45 @@ export function commitmentSource(block: Block): CommitmentSource {
   return { stakeCents, seedHex, count, body: block.body, bodyFrom: 0 };
 }
 
+/** The lot each pair code gives at the source's stake, cents. */
+function lotsByCode(source: CommitmentSource): number[] {
+  const euros = stakeEuros(source.stakeCents);
+  return PAIRS_BY_CODE.map((pair) => pair.lotPerEuroCents * euros);
+}
+
+/**
+ * The leaves' preimages of units `from … from + count − 1` (53 bytes each, end to end),
+ * from the records: what a checker hashes with its own SHA-256 (src/verify).
+ */
+export function leafPreimages(source: CommitmentSource, salts: Uint8Array, from: number, count: number): Uint8Array {
+  const lotByCode = lotsByCode(source);
+  const out = new Uint8Array(count * LEAF_PREIMAGE_BYTES);
+  for (let i = 0; i < count; i++) {
+    const position = from + i;
+    const offset = (position - source.bodyFrom) * RECORD;
+    const word = recordWord(source.body, offset);
+    const lot = lotByCode[word >> 12];
+    if (lot === undefined) throw new RangeError(`unit ${position} declares an unknown pair: run the audit`);
+    const preimage = out.subarray(i * LEAF_PREIMAGE_BYTES, (i + 1) * LEAF_PREIMAGE_BYTES);
+    writeLeafPreimage(
+      preimage,
+      position,
+      source.stakeCents,
+      source.body,
+      offset,
+      word & 0x0fff,
+      lot,
+      salts,
+      i * SALT_BYTES,
+    );
+  }
+  return out;
+}
+
 /** The leaf hashes of units `from … from + count − 1` (8 words each), straight from the records. */
 export function leafWords(source: CommitmentSource, salts: Uint8Array, from: number, count: number): Int32Array {
   const { body, stakeCents: stake } = source;
-  const euros = stakeEuros(stake);
-  const lotByCode = PAIRS_BY_CODE.map((pair) => pair.lotPerEuroCents * euros);
+  const lotByCode = lotsByCode(source);
   const out = new Int32Array(count * 8);
   for (let i = 0; i < count; i++) {
     const position = from + i;
@@ -136,7 +172,7 @@ export function assembleCommitment(
     split.depth === 0
       ? CommitmentTree.build(levels[0]!, source.count)
       : CommitmentTree.complete(source.count, levels, levels[split.depth - 1]!);
-  return { root: toHex(tree.root), seedHash: seedHashHex(seedOf(source.seedHex)), tree };
+  return { root: toHex(tree.root), seedHash: seedHashHex(seedOf(source.seedHex), sha256), tree };
 }
 
 function concatLevel(parts: Int32Array[]): Int32Array {

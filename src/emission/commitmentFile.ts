@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { endianness } from 'node:os';
 import { toHex } from '../proofs/hex.ts';
-import { CommitmentTree, levelSizes } from '../proofs/tree.ts';
+import { CommitmentTree } from '../proofs/tree.ts';
+import { levelSizes } from '../proofs/treeShape.ts';
 import type { BlockCommitment } from './commitment.ts';
 import { writeAll, writeFileAtomically } from './file.ts';
 

@@ -13,6 +13,15 @@ export { auditBlock, type AuditProblem, type AuditReport } from './audit.ts';
 export { unitForPair } from './faces.ts';
 export { PAIR_SPLIT, blockPairCounts } from './split.ts';
 export { UNIT_BYTES } from './record.ts';
-export { commitBlock, unitProof, unitSalts, type BlockCommitment, type UnitProof } from './commitment.ts';
+export {
+  commitBlock,
+  commitmentSource,
+  leafPreimages,
+  seedOf,
+  unitProof,
+  unitSalts,
+  type BlockCommitment,
+  type UnitProof,
+} from './commitment.ts';
 export { CommitmentWorkers, startTypeScriptWorker } from './commitmentWorkers.ts';
 export { commitmentFilePath, readCommitmentFile, writeCommitmentFile } from './commitmentFile.ts';

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { integerSetting, readSetting as read, type Env } from '../common/envSettings.ts';
-import { isWalletCall, keyringFromEnv, KeyringError, type WalletCall, type WalletKeyring } from '../wallet/index.ts';
+import {
+  isWalletCall,
+  keyringFromEnv,
+  KeyringError,
+  MIN_SECRET_LENGTH,
+  type WalletCall,
+  type WalletKeyring,
+} from '../wallet/index.ts';
 import { NO_FAULTS, type FaultSettings } from './faults.ts';
 import { FORCED_REFUSALS, type ForcedRefusal } from './ledger.ts';
 
@@ -112,7 +119,7 @@ export function loadWalletConfig(env: Env = process.env, cwd = process.cwd()): W
   }
   if (keyring === undefined) {
     throw new WalletConfigError(
-      'WALLET_SECRETS (id:secret,… to rotate) or WALLET_SECRET is required: the game server’s, 32+ characters each',
+      `WALLET_SECRETS (id:secret,… to rotate) or WALLET_SECRET is required: the game server’s, ${MIN_SECRET_LENGTH}+ characters each`,
     );
   }
   const host = read(env, 'WALLET_HOST') ?? '127.0.0.1';

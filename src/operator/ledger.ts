@@ -19,12 +19,9 @@ import {
  * The reference operator wallet's books, in one SQLite file: accounts, the transaction log,
  * every answered request (idempotency) and the state of every bet. The contract's calls that
  * arrive together are handled in one immediate transaction, each in a savepoint of its own
- * (`handleBatch`); an administration call is one transaction. The file runs in WAL mode
- * with `synchronous = NORMAL` and its WAL is fsynced off the event loop, one fsync for every
- * commit made before it (group commit): the server sends no answer before `durable()`
- * resolves, so whatever a caller has seen is on disk — what `synchronous = FULL` gives,
- * without one fsync per call in a row. Balances can never go below zero (checked, and a
- * CHECK constraint besides).
+ * (`handleBatch`); an administration call is one transaction. Group-committed as
+ * docs/durability.md tells: the server sends no answer before `durable()` resolves. Balances
+ * can never go below zero (checked, and a CHECK constraint besides).
  */
 
 export interface Account {
@@ -192,11 +189,11 @@ export class WalletLedger {
   private readonly transaction: Database.Transaction<(work: () => unknown) => unknown>;
 
   private constructor(
-    private readonly files: WalDatabase,
+    private readonly walDatabase: WalDatabase,
     options: LedgerOptions,
   ) {
-    this.db = files.db;
-    this.wal = files.wal;
+    this.db = walDatabase.db;
+    this.wal = walDatabase.wal;
     this.now = options.now ?? (() => new Date());
     this.transaction = this.db.transaction((work) => work());
   }
@@ -234,11 +231,11 @@ export class WalletLedger {
   /** Opens (creating if needed) the wallet's SQLite file. */
   static open(file: string, options: LedgerOptions = {}): WalletLedger {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const files = new WalDatabase(file, options);
-    const db = files.db;
+    const walDatabase = new WalDatabase(file, options);
+    const db = walDatabase.db;
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
-      void files.close();
+      void walDatabase.close();
       throw new Error(`${file} was made by a newer wallet (schema ${version}, this one knows ${SCHEMA_VERSION})`);
     }
     if (version === 0) {
@@ -247,12 +244,12 @@ export class WalletLedger {
         db.pragma(`user_version = ${SCHEMA_VERSION}`);
       }).immediate();
     }
-    return new WalletLedger(files, options);
+    return new WalletLedger(walDatabase, options);
   }
 
   /** Closes the books; with a checkpoint worker, once it has stopped. */
   close(): Promise<void> {
-    return this.files.close();
+    return this.walDatabase.close();
   }
 
   // ---- the contract's calls -------------------------------------------------------------

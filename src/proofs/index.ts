@@ -3,10 +3,20 @@
  * (no Node, no DOM), so that the server, `npm run verify` and the browser share it.
  * The format is in docs/fairness.md.
  */
-export { sha256 } from './sha256.ts';
+export type { Sha256 } from './hash.ts';
 export { fromHex, isDigestHex, toHex } from './hex.ts';
-export { FACE_BYTES, LEAF_PREIMAGE_BYTES, LEAF_SYMBOL_CODES, SALT_BYTES, encodeFaces, leafHash } from './leaf.ts';
-export { CommitmentTree, TREE_ARITY, leafGroup, levelSizes, rootFromPath } from './tree.ts';
+export {
+  FACE_BYTES,
+  LEAF_PREIMAGE_BYTES,
+  LEAF_SYMBOL_CODES,
+  SALT_BYTES,
+  encodeFaces,
+  leafHash,
+  writeLeafPreimage,
+} from './leaf.ts';
+export { CommitmentTree } from './tree.ts';
+export { TREE_ARITY, leafGroup, levelSizes } from './treeShape.ts';
+export { rootFromPath, rootOfLeaves } from './treeCheck.ts';
 export {
   TICKET_PROOF_FORMAT,
   verifyTicketProof,

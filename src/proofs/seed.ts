@@ -1,4 +1,4 @@
-import { sha256 } from './sha256.ts';
+import type { Sha256 } from './hash.ts';
 import { toHex } from './hex.ts';
 
 /**
@@ -7,6 +7,6 @@ import { toHex } from './hex.ts';
  * (`echo -n SEED | xxd -r -p | sha256sum`). It hides a seed only as well as the seed is
  * unguessable: the server draws 32 random bytes.
  */
-export function seedHashHex(seed: Uint8Array): string {
+export function seedHashHex(seed: Uint8Array, sha256: Sha256): string {
   return toHex(sha256(seed));
 }

@@ -1,8 +1,10 @@
 /**
- * SHA-256 (FIPS 180-4) in plain TypeScript, synchronous and free of any environment, so
- * that the server, the verify command and the browser hash a block the same way. Hashing
- * a million leaves through an async WebCrypto call each would cost far more than the
- * hashing itself; the hot paths here work on 32-bit words and allocate nothing.
+ * SHA-256 (FIPS 180-4) tuned for building a block's commitment: a million leaves and a
+ * third as many nodes per block, hashed on 32-bit words without allocating (a call into
+ * a library per hash would cost more than the hashing). Only the commitment's builders
+ * use it (src/emission, tunedLeaf.ts, tree.ts); the checkers (`npm run verify`, the
+ * browser) hash with a maintained SHA-256 passed in (hash.ts), and a test holds this one
+ * to node:crypto's on messages of every length around the block boundaries.
  */
 
 const K = Int32Array.from([
@@ -221,27 +223,4 @@ const leafStateWords = new Int32Array(8);
 export function leafState(): Int32Array {
   leafStateWords.set(IV);
   return leafStateWords;
-}
-
-const shortBlock = new Uint8Array(64);
-const shortSchedule = new Int32Array(64);
-const shortState = new Int32Array(8);
-
-/**
- * SHA-256 of a message of at most 55 bytes (one block), written as 8 words into `out`.
- * A block's leaves are that short, so each costs one compression.
- */
-export function hashShortInto(message: Uint8Array, out: Int32Array, outOffset: number): void {
-  if (message.length > 55) throw new RangeError('hashShortInto takes at most 55 bytes');
-  const block = shortBlock;
-  block.fill(0);
-  block.set(message);
-  block[message.length] = 0x80;
-  const bits = message.length * 8;
-  block[62] = bits >>> 8;
-  block[63] = bits & 255;
-  loadWords(shortSchedule, block, 0);
-  shortState.set(IV);
-  compress(shortState, shortSchedule);
-  for (let i = 0; i < 8; i++) out[outOffset + i] = shortState[i]!;
 }

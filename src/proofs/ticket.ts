@@ -1,7 +1,8 @@
 import { evaluate, isStakeCents, unitProblems, type Unit, type Wheel } from '../rules/index.ts';
 import { fromHex, isDigestHex, toHex } from './hex.ts';
+import type { Sha256 } from './hash.ts';
 import { SALT_BYTES, leafHash } from './leaf.ts';
-import { rootFromPath } from './tree.ts';
+import { rootFromPath } from './treeCheck.ts';
 
 /** The proof that comes with a ticket (`GET /api/plays/{playId}/proof`), as saved by a player. */
 export interface TicketProof {
@@ -93,10 +94,15 @@ function sameWheels(a: readonly Wheel[], b: readonly Wheel[]): boolean {
 
 /**
  * Checks a ticket's proof without trusting whoever sent it. `publishedRoot` is the root
- * as published for the block (null: not compared, the verdict says so); `seen` is the
- * play as the game showed it (absent: not compared).
+ * as published for the block (null: not compared, the verdict says so); `sha256` the
+ * checker's own (hash.ts); `seen` is the play as the game showed it (absent: not compared).
  */
-export function verifyTicketProof(input: unknown, publishedRoot: string | null, seen?: SeenPlay): TicketVerdict {
+export function verifyTicketProof(
+  input: unknown,
+  publishedRoot: string | null,
+  sha256: Sha256,
+  seen?: SeenPlay,
+): TicketVerdict {
   const proof = (typeof input === 'object' && input !== null ? input : {}) as Partial<TicketProof>;
   const checks: TicketCheck[] = [];
   const problem = shapeProblem(proof);
@@ -119,13 +125,16 @@ export function verifyTicketProof(input: unknown, publishedRoot: string | null, 
   });
 
   const leaf = toHex(
-    leafHash({
-      position: p.position,
-      stakeCents: unit.stakeCents,
-      unit,
-      lotCents: p.lotCents,
-      salt: fromHex(p.salt)!,
-    }),
+    leafHash(
+      {
+        position: p.position,
+        stakeCents: unit.stakeCents,
+        unit,
+        lotCents: p.lotCents,
+        salt: fromHex(p.salt)!,
+      },
+      sha256,
+    ),
   );
   const leafOk = leaf === p.leaf.toLowerCase();
   checks.push({
@@ -135,6 +144,7 @@ export function verifyTicketProof(input: unknown, publishedRoot: string | null, 
   });
 
   const climbed = rootFromPath(
+    sha256,
     fromHex(leaf)!,
     p.position,
     p.count,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { sha256 as maintainedSha256 } from '@noble/hashes/sha2.js';
 import { sha256, wordsToBytes } from './sha256.ts';
-import { CommitmentTree, leafGroup, levelSizes, rootFromPath } from './tree.ts';
+import { CommitmentTree } from './tree.ts';
+import { rootFromPath as climb, rootOfLeaves } from './treeCheck.ts';
+import { leafGroup, levelSizes } from './treeShape.ts';
+
+/** The checker's climb, with a maintained SHA-256: the tuned tree must agree with it. */
+const rootFromPath = (leaf: Uint8Array, position: number, count: number, path: Uint8Array[][]) =>
+  climb(maintainedSha256, leaf, position, count, path);
 
 /** Leaf hashes that are hashes of their index: any leaf differs from every other. */
 function leaves(count: number): Int32Array {
@@ -78,6 +85,15 @@ describe('the commitment tree', () => {
           expect(result.ok && result.root).not.toEqual(tree.root);
         }
       }
+    }
+  });
+
+  it('the checker recomputes the root of trees of 1 to 70 leaves from their leaves alone', () => {
+    for (let count = 1; count <= 70; count++) {
+      const all = leaves(count);
+      const bytes = new Uint8Array(32 * count);
+      for (let i = 0; i < count; i++) bytes.set(leafBytes(all, i), 32 * i);
+      expect(rootOfLeaves(maintainedSha256, bytes, count)).toEqual(CommitmentTree.build(all, count).root);
     }
   });
 

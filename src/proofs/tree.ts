@@ -1,30 +1,15 @@
 import { hashWordsInto, wordsToBytes } from './sha256.ts';
+import { TREE_ARITY, groupOf, levelSizes } from './treeShape.ts';
 
 /**
- * The commitment tree over a block's leaves, in sale order. Each node is the SHA-256 of
- * its children's hashes, concatenated in order; children go by fours (a quaternary tree
- * costs two thirds of the hashing of a binary one: a node of four hashes is two
- * compressions plus a constant padding block). At the end of a level, a group of two or
- * three is hashed the same way, and a group of one moves up unchanged. So the shape of
- * the tree, and the number of siblings at each level of a path, follow from the count
- * of units alone.
+ * The commitment tree over a block's leaves, in sale order, built with the tuned SHA-256
+ * on 32-bit words (the server's and the emission's side; a checker recomputes it with
+ * treeCheck.ts). Each node is the SHA-256 of its children's hashes, concatenated in order;
+ * children go by fours (treeShape.ts): a quaternary tree costs two thirds of the hashing
+ * of a binary one, a node of four hashes being two compressions plus a constant padding
+ * block.
  */
-export const TREE_ARITY = 4;
 const WORDS = 8;
-
-/** How many nodes each level has, from the leaves (`count`) up to the root (1). */
-export function levelSizes(count: number): number[] {
-  if (!Number.isInteger(count) || count < 1) throw new RangeError('a tree has at least one leaf');
-  const sizes = [count];
-  while (sizes[sizes.length - 1]! > 1) sizes.push(Math.ceil(sizes[sizes.length - 1]! / TREE_ARITY));
-  return sizes;
-}
-
-/** The group (first index, size) that node `index` of a level of `size` nodes belongs to. */
-export function groupOf(index: number, size: number): { first: number; members: number } {
-  const first = index - (index % TREE_ARITY);
-  return { first, members: Math.min(TREE_ARITY, size - first) };
-}
 
 /**
  * The next level up over `size` nodes (8 words each): one node per group of `TREE_ARITY`.
@@ -121,69 +106,4 @@ export class CommitmentTree {
     }
     return path;
   }
-}
-
-/** The leaves of `position`'s group: the ones whose hashes `CommitmentTree.path` needs. */
-export function leafGroup(position: number, count: number): { first: number; members: number } {
-  return groupOf(position, count);
-}
-
-export type RootResult = { ok: true; root: Uint8Array } | { ok: false; reason: string };
-
-/**
- * Climbs from a leaf to the root with the siblings of a path. Refuses a path whose shape
- * is not the one the count and the position give (levels, siblings per level, 32 bytes each).
- */
-export function rootFromPath(leaf: Uint8Array, position: number, count: number, path: Uint8Array[][]): RootResult {
-  if (leaf.length !== 32) return { ok: false, reason: 'a leaf hash is 32 bytes' };
-  if (!Number.isInteger(count) || count < 1) return { ok: false, reason: `bad count ${count}` };
-  if (!Number.isInteger(position) || position < 0 || position >= count) {
-    return { ok: false, reason: `position ${position} is outside the block (0–${count - 1})` };
-  }
-  const sizes = levelSizes(count);
-  if (path.length !== sizes.length - 1) {
-    return {
-      ok: false,
-      reason: `the path has ${path.length} levels; a block of ${count} units needs ${sizes.length - 1}`,
-    };
-  }
-  const group = new Int32Array(TREE_ARITY * WORDS);
-  let node = wordsOf(leaf);
-  let index = position;
-  for (let l = 0; l < path.length; l++) {
-    const { first, members } = groupOf(index, sizes[l]!);
-    const siblings = path[l]!;
-    if (siblings.length !== members - 1) {
-      return { ok: false, reason: `level ${l} of the path has ${siblings.length} sibling(s); it needs ${members - 1}` };
-    }
-    if (members === 1) {
-      index = Math.floor(index / TREE_ARITY);
-      continue;
-    }
-    let s = 0;
-    for (let m = 0; m < members; m++) {
-      if (first + m === index) {
-        group.set(node, m * WORDS);
-        continue;
-      }
-      const sibling = siblings[s++]!;
-      if (sibling.length !== 32) return { ok: false, reason: `level ${l} holds a sibling that is not 32 bytes` };
-      group.set(wordsOf(sibling), m * WORDS);
-    }
-    const parent = new Int32Array(WORDS);
-    hashWordsInto(group, 0, members * WORDS, parent, 0);
-    node = parent;
-    index = Math.floor(index / TREE_ARITY);
-  }
-  const root = new Uint8Array(32);
-  wordsToBytes(node, 0, root, 0);
-  return { ok: true, root };
-}
-
-function wordsOf(hash: Uint8Array): Int32Array {
-  const words = new Int32Array(WORDS);
-  for (let i = 0; i < WORDS; i++) {
-    words[i] = (hash[4 * i]! << 24) | (hash[4 * i + 1]! << 16) | (hash[4 * i + 2]! << 8) | hash[4 * i + 3]!;
-  }
-  return words;
 }

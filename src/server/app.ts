@@ -27,6 +27,7 @@ import { openSessionBook } from './sessions/openSessionBook.ts';
 import { loadSessionKeyring, type SessionKeyring } from './sessions/sessionKeys.ts';
 import { SessionRegistry } from './sessions/sessionRegistry.ts';
 import { SalesControlWatcher } from './salesControlWatcher.ts';
+import { DemoPurgeTimer } from './demoPurge.ts';
 import { SaleRoom, type SaleWatcher } from './sale/saleRoom.ts';
 import { SaleRoots } from './sale/roots.ts';
 import type { Store } from './store/types.ts';
@@ -126,7 +127,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const connections = new Connections(app.server, config.limits);
   await context.sessions.start();
-  app.addHook('onClose', async () => context.sessions.close());
+  let demoPurge: DemoPurgeTimer | null = null;
+  app.addHook('onClose', async () => {
+    // A purge under way ends before the sessions' book closes.
+    await demoPurge?.stop();
+    await context.sessions.close();
+  });
   registerRequestLog(app);
   // The operator's sales setting, as every instance sees it within SALES_POLL_MS.
   const salesWatcher = new SalesControlWatcher(deps.store, context.sales, config.salesPollMs, (error) =>
@@ -147,6 +153,22 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     });
     registerRequestMetrics(app, metrics);
     deps.store.observePlayBatches(metrics);
+  }
+  // Demo players unused for DEMO_PLAYER_TTL_DAYS go, off the request path, on every instance.
+  if (config.demoPlayerTtlDays > 0) {
+    demoPurge = new DemoPurgeTimer({
+      store: deps.store,
+      sessions: context.sessions,
+      days: config.demoPlayerTtlDays,
+      intervalMs: config.demoPurgeIntervalSeconds * 1000,
+      clock: () => context.clock(),
+      onPurged: (result) => {
+        metrics?.demoPlayersPurged(result.players);
+        app.log.info(`demo purge: ${result.players} idle demo players removed with ${result.plays} plays`);
+      },
+      onError: (error) => app.log.warn({ err: error }, 'demo purge failed; the next run tries again'),
+    });
+    demoPurge.start();
   }
   // The API speaks JSON only: any other body type is refused with 415.
   app.removeContentTypeParser('text/plain');

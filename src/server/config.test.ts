@@ -1,9 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { MIN_SECRET_LENGTH } from '../wallet/keyring.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
+  it('asks PORTAL_SECRET and each wallet key for the one minimum length of a shared secret', () => {
+    const atLeast = 'k'.repeat(MIN_SECRET_LENGTH);
+    const short = atLeast.slice(1);
+    const wallet = (secret: string) => ({ WALLET_URL: 'https://wallet.example', WALLET_SECRET: secret });
+    expect(loadConfig({ PORTAL_SECRET: atLeast }).portalSecret).toBe(atLeast);
+    expect(loadConfig(wallet(atLeast)).wallet?.keyring.signer.secret).toBe(atLeast);
+    const message = `must be at least ${MIN_SECRET_LENGTH} characters long, got ${MIN_SECRET_LENGTH - 1}`;
+    expect(() => loadConfig({ PORTAL_SECRET: short })).toThrow(`PORTAL_SECRET ${message}`);
+    expect(() => loadConfig(wallet(short))).toThrow(`WALLET_SECRET ${message}`);
+  });
+
+  it('checks every URL setting alike, and never repeats one in its message', () => {
+    for (const [name, env] of [
+      ['WALLET_URL', { WALLET_URL: 'https://u:hunter2@[wallet', WALLET_SECRET: 'k'.repeat(MIN_SECRET_LENGTH) }],
+      ['DATABASE_URL', { DATABASE_URL: 'postgres://u:hunter2@[db/spincake' }],
+      ['REDIS_URL', { REDIS_URL: 'redis://:hunter2@[redis' }],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^${name} must be a URL such as \\w+://`));
+      expect(() => loadConfig(env)).not.toThrow(/hunter2/);
+    }
+    expect(() => loadConfig({ WALLET_URL: 'ftp://wallet', WALLET_SECRET: 'k'.repeat(MIN_SECRET_LENGTH) })).toThrow(
+      'WALLET_URL must start with https:// or http://, got "ftp://…"',
+    );
+  });
+
   it('has working defaults', () => {
     const c = loadConfig({}, '/srv/game');
     expect(c.port).toBe(8080);
@@ -70,7 +96,10 @@ describe('loadConfig', () => {
     [{ SALES_OPENS_AT: '2016-02-30T00:00:00Z' }, /not a real date|ISO/],
     [{ SALES_OPENS_AT: '2016-03-01', SALES_CLOSES_AT: '2016-02-01' }, /SALES_CLOSES_AT must come after/],
     [{ PORTAL_SECRET: 'short' }, /PORTAL_SECRET must be at least 32/],
-    [{ PORTAL_ORIGINS: 'portal.example' }, /PORTAL_ORIGINS: "portal.example" is not an origin/],
+    [
+      { PORTAL_ORIGINS: 'portal.example' },
+      /PORTAL_ORIGINS: "portal.example" must be a URL such as https:\/\/portal.example/,
+    ],
     [{ PORTAL_ORIGINS: 'https://portal.example/game' }, /must be a bare origin/],
     [{ DEMO_MODE: 'maybe' }, /DEMO_MODE must be/],
     [{ SPINCAKE_TEST_MODE: '2' }, /SPINCAKE_TEST_MODE must be/],

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isCents, type Cents } from '../rules/index.ts';
-import { integerSetting, readSetting as read, type Env } from '../common/envSettings.ts';
-import { keyringFromEnv, KeyringError, type WalletKeyring } from '../wallet/keyring.ts';
+import { integerSetting, parseUrlSetting, readSetting as read, urlSetting, type Env } from '../common/envSettings.ts';
+import { keyringFromEnv, KeyringError, shortSecretProblem, type WalletKeyring } from '../wallet/keyring.ts';
 import { DEFAULT_CONNECTIONS } from '../wallet/transport.ts';
 
 export const PROFILES = ['demo', 'production'] as const;
@@ -28,6 +28,10 @@ export interface ServerConfig {
   demoBalanceCents: Cents;
   /** With demo play on: below this many demo units left in a stake, the server makes a fresh demo block (0: never). */
   demoRefillUnits: number;
+  /** A demo player unused this many days is purged with its demo plays (demoPurge.ts); 0: never. */
+  demoPlayerTtlDays: number;
+  /** How often each instance runs that purge. */
+  demoPurgeIntervalSeconds: number;
   /** Enables the /api/test/* routes. Never in production. */
   testMode: boolean;
   /** Requests per minute and per session (or per address without a session). */
@@ -115,6 +119,10 @@ export class ConfigError extends Error {}
 
 const DEFAULT_CLOSED_MESSAGE = 'Les ventes de SPINCAKE sont fermées pour le moment.';
 
+const refuse = (message: string) => new ConfigError(message);
+/** The schemes of a web address: a portal's origin, the wallet. */
+const WEB = ['https:', 'http:'] as const;
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   return integerSetting(env, name, { fallback, min, max }, (message) => new ConfigError(message));
 }
@@ -161,13 +169,8 @@ function entries(env: Env, name: string): string[] {
 
 function origins(env: Env, name: string, profile: Profile): string[] {
   return entries(env, name).map((s) => {
-    let url: URL;
-    try {
-      url = new URL(s);
-    } catch {
-      throw new ConfigError(`${name}: "${s}" is not an origin such as https://portal.example`);
-    }
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== s.replace(/\/$/, '')) {
+    const url = parseUrlSetting(`${name}: "${s}"`, s, { protocols: WEB, example: 'https://portal.example' }, refuse);
+    if (url.origin !== s.replace(/\/$/, '')) {
       throw new ConfigError(`${name}: "${s}" must be a bare origin such as https://portal.example`);
     }
     // A portal page served in clear can be rewritten on its way: only a developer's own machine
@@ -188,19 +191,11 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
 }
 
 function databaseUrl(env: Env, name: string): string | null {
-  const raw = read(env, name);
-  if (raw === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL such as postgres://user@host:5432/spincake`);
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`${name} must start with postgres:// or postgresql://, got "${url.protocol}//…"`);
-  }
+  const rule = { protocols: ['postgres:', 'postgresql:'], example: 'postgres://user@host:5432/spincake' };
+  const url = urlSetting(env, name, rule, refuse);
+  if (url === undefined) return null;
   if (url.pathname.length <= 1) throw new ConfigError(`${name} must name a database, as in postgres://host/spincake`);
-  return raw;
+  return read(env, name)!;
 }
 
 /** The wallet's secrets (WALLET_SECRETS, or WALLET_SECRET alone), each one checked by the contract's rules. */
@@ -222,15 +217,7 @@ function wallet(env: Env): WalletSettings | null {
   if (keyring === undefined) {
     throw new ConfigError('WALLET_URL is set but neither WALLET_SECRETS nor WALLET_SECRET is: set both, or neither');
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ConfigError(`WALLET_URL must be a URL such as https://wallet.operator.example, got "${url}"`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new ConfigError(`WALLET_URL must start with https:// or http://, got "${parsed.protocol}//…"`);
-  }
+  parseUrlSetting('WALLET_URL', url, { protocols: WEB, example: 'https://wallet.operator.example' }, refuse);
   const retryBaseMs = integer(env, 'WALLET_RETRY_BASE_MS', 500, 10, 600_000);
   const retryCapMs = integer(env, 'WALLET_RETRY_CAP_MS', 60_000, 10, 3_600_000);
   if (retryCapMs < retryBaseMs) throw new ConfigError('WALLET_RETRY_CAP_MS must be at least WALLET_RETRY_BASE_MS');
@@ -266,9 +253,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     throw new ConfigError('SALES_CLOSES_AT must come after SALES_OPENS_AT');
   }
   const portalSecret = read(env, 'PORTAL_SECRET') ?? null;
-  if (portalSecret !== null && portalSecret.length < 32) {
-    throw new ConfigError('PORTAL_SECRET must be at least 32 characters long');
-  }
+  const shortPortalSecret = portalSecret === null ? null : shortSecretProblem('PORTAL_SECRET', portalSecret);
+  if (shortPortalSecret !== null) throw new ConfigError(shortPortalSecret);
   const demoBalanceCents = integer(env, 'DEMO_BALANCE_CENTS', 10_000, 0, 100_000_000);
   if (!isCents(demoBalanceCents)) throw new ConfigError('DEMO_BALANCE_CENTS must be whole cents');
   const explicitHost = read(env, 'HOST');
@@ -289,6 +275,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     demoMode: flag(env, 'DEMO_MODE', true),
     demoBalanceCents,
     demoRefillUnits: integer(env, 'DEMO_REFILL_UNITS', 200_000, 0, 1_000_000),
+    demoPlayerTtlDays: integer(env, 'DEMO_PLAYER_TTL_DAYS', 30, 0, 3650),
+    demoPurgeIntervalSeconds: integer(env, 'DEMO_PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 86_400),
     testMode: flag(env, 'SPINCAKE_TEST_MODE', false),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
@@ -357,14 +345,6 @@ function redis(env: Env): RedisSettings | null {
     throw new ConfigError(`REDIS_KEY_PREFIX must be 1–64 letters, digits or : _ . -, got "${keyPrefix}"`);
   }
   if (raw === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('REDIS_URL must be a URL such as redis://127.0.0.1:6379');
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${url.protocol}//…"`);
-  }
+  parseUrlSetting('REDIS_URL', raw, { protocols: ['redis:', 'rediss:'], example: 'redis://127.0.0.1:6379' }, refuse);
   return { url: raw, keyPrefix, timeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 500, 10, 60_000) };
 }

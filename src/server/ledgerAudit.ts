@@ -20,6 +20,8 @@ export interface LedgerAuditReport {
   pools: Record<BlockPool, PoolTotals>;
   /** Plays sold before blocks had pools (all from real blocks); how many of them demo players'. */
   beforePools: { plays: number; demoPlays: number };
+  /** Demo plays purged with their idle players (demoPurge.ts): counted per block, their units still sold. */
+  purgedDemo: PoolTotals;
 }
 
 const MAX_PROBLEMS = 50;
@@ -33,7 +35,10 @@ const MAX_PROBLEMS = 50;
  * Plays paid at the operator's wallet move money on the player's mirror of the wallet
  * instead of a game balance; each must have its bet and exactly one win owed or paid.
  * Pools: no unit of a real block sold to a demo player, none of a demo block to a portal
- * player; the real-money totals leave demo play out.
+ * player; the real-money totals leave demo play out. Demo plays purged with their idle
+ * players are counted per block and lot (purged_plays): each block's cursor must equal its
+ * plays kept plus purged, their positions together exactly 0 … cursor-1 (count and sum),
+ * and the lots sold, purged ones included, must fit the block's table.
  */
 export async function auditLedger(store: LedgerBook, library: BlockLibrary): Promise<LedgerAuditReport> {
   const problems: string[] = [];
@@ -55,18 +60,51 @@ export async function auditLedger(store: LedgerBook, library: BlockLibrary): Pro
 
   for (const d of facts.duplicateUnits) problem(`block ${d.blockId} position ${d.position} sold ${d.count} times`);
 
+  const stakeOf = new Map(facts.blockCursors.map((c) => [c.block.id, c.block.stakeCents]));
+  const purgedDemo: PoolTotals = { plays: 0, stakesCents: 0, prizesCents: 0 };
+  const purgedOf = new Map<string, { plays: number; positionSum: number }>();
+  for (const p of facts.purgedPlays) {
+    const block = facts.blockCursors.find((c) => c.block.id === p.blockId)?.block;
+    if (block?.pool !== 'demo')
+      problem(`block ${p.blockId}: ${p.plays} purged play(s) recorded, but it is no demo block`);
+    const sum = purgedOf.get(p.blockId) ?? { plays: 0, positionSum: 0 };
+    purgedOf.set(p.blockId, { plays: sum.plays + p.plays, positionSum: sum.positionSum + p.positionSum });
+    purgedDemo.plays += p.plays;
+    purgedDemo.stakesCents += p.plays * (stakeOf.get(p.blockId) ?? 0);
+    purgedDemo.prizesCents += p.plays * p.lotCents;
+  }
+
   for (const c of facts.blockCursors) {
     const { block } = c;
-    // Sold positions must be exactly 0 … sold-1, and the cursor right after them.
-    if (c.sold > 0 && (c.minPosition !== 0 || c.maxPosition !== c.sold - 1)) {
-      problem(`block ${block.id}: ${c.sold} units sold but positions span ${c.minPosition}–${c.maxPosition}`);
+    const purged = purgedOf.get(block.id) ?? { plays: 0, positionSum: 0 };
+    const sold = c.sold + purged.plays;
+    if (purged.plays === 0) {
+      // Sold positions must be exactly 0 … sold-1, and the cursor right after them.
+      if (c.sold > 0 && (c.minPosition !== 0 || c.maxPosition !== c.sold - 1)) {
+        problem(`block ${block.id}: ${c.sold} units sold but positions span ${c.minPosition}–${c.maxPosition}`);
+      }
+    } else {
+      // Positions kept are distinct and within 0 … sold-1; with the purged ones' count and sum
+      // they must make up 0 … sold-1 exactly: a play missing or moved shows in either.
+      if (c.sold > 0 && (c.minPosition! < 0 || c.maxPosition! > sold - 1)) {
+        problem(`block ${block.id}: ${sold} units sold but positions span ${c.minPosition}–${c.maxPosition}`);
+      }
+      const expected = (sold * (sold - 1)) / 2;
+      if (c.positionSum + purged.positionSum !== expected) {
+        problem(
+          `block ${block.id}: positions of the ${c.sold} plays kept and ${purged.plays} purged sum to ` +
+            `${c.positionSum + purged.positionSum}, not ${expected} (0 … ${sold - 1})`,
+        );
+      }
     }
-    if (block.nextPosition !== c.sold) {
-      problem(`block ${block.id}: cursor at ${block.nextPosition} but ${c.sold} units sold`);
+    if (block.nextPosition !== sold) {
+      problem(
+        `block ${block.id}: cursor at ${block.nextPosition} but ${sold} units sold` +
+          (purged.plays > 0 ? ` (${c.sold} plays kept, ${purged.plays} purged)` : ''),
+      );
     }
   }
 
-  const stakeOf = new Map(facts.blockCursors.map((c) => [c.block.id, c.block.stakeCents]));
   for (const lot of facts.soldLots) {
     const stake = stakeOf.get(lot.blockId);
     if (stake === undefined) {
@@ -160,5 +198,6 @@ export async function auditLedger(store: LedgerBook, library: BlockLibrary): Pro
     players: facts.balances.length,
     pools,
     beforePools,
+    purgedDemo,
   };
 }

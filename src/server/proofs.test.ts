@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, BlocksResponse, PlayResponse, TicketProofResponse } from '../contract/api.ts';
 import { commitBlock, type Block } from '../emission/index.ts';
 import { verifyTicketProof } from '../proofs/index.ts';
+import { nodeSha256 } from '../transparency/nodeSha256.ts';
 import { testBlocks } from './testing/blockCache.ts';
 import { call, databaseDump, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
 import { testBook } from './testing/testBook.ts';
@@ -71,7 +72,7 @@ describe('GET /api/plays/:playId/proof', () => {
     expect(reply.status).toBe(200);
     const published = (await listBlocks()).body.blocks.find((b) => b.id === reply.body.blockId)!;
     expect(published.stakeCents).toBe(200);
-    const verdict = verifyTicketProof(reply.body, published.root, play);
+    const verdict = verifyTicketProof(reply.body, published.root, nodeSha256, play);
     expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verdict.checks.map((c) => c.name)).toEqual(['shape', 'lot', 'leaf', 'path', 'published', 'play']);
     expect(reply.body.wheels).toEqual(play.wheels);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiError, BlocksResponse, PlayResponse, TicketProofResponse } from '../contract/api.ts';
 import { CommitmentWorkers, commitmentFilePath, readCommitmentFile, type Block } from '../emission/index.ts';
 import { verifyTicketProof } from '../proofs/index.ts';
+import { nodeSha256 } from '../transparency/nodeSha256.ts';
 import { BlockLibrary, RootNotPublishedError } from './blocks/blockLibrary.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
@@ -100,7 +101,7 @@ describe('publication of the commitments before the first sale', () => {
     const proof = await call<TicketProofResponse>(server.url, 'GET', `/api/plays/${sold.body.play.playId}/proof`, {
       token,
     });
-    expect(verifyTicketProof(proof.body, published.root, sold.body.play).ok).toBe(true);
+    expect(verifyTicketProof(proof.body, published.root, nodeSha256, sold.body.play).ok).toBe(true);
     expect(workers.computed).toBe(1);
     // Kept beside the block: a restart reads it instead of computing it again.
     expect(fs.existsSync(commitmentFilePath(file))).toBe(true);
@@ -164,7 +165,7 @@ describe('publication of the commitments before the first sale', () => {
       token,
     });
     expect(proof.body).toMatchObject({ blockId: block.id, position: 0, root });
-    expect(verifyTicketProof(proof.body, root, sold.body.play).ok).toBe(true);
+    expect(verifyTicketProof(proof.body, root, nodeSha256, sold.body.play).ok).toBe(true);
   });
 });
 

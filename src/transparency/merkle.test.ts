@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../proofs/hex.ts';
-import { sha256 as pureSha256 } from '../proofs/sha256.ts';
+import { sha256 as browserSha256 } from '@noble/hashes/sha2.js';
 import { consistencyProof, inclusionPath, logLeafHash, logRoot, verifyConsistency, verifyInclusion } from './merkle.ts';
 import { nodeSha256 as sha256 } from './nodeSha256.ts';
 
@@ -30,8 +30,8 @@ describe('the log tree (RFC 9162)', () => {
   it('gives the reference roots, the empty tree’s, and the same with the browser’s SHA-256', () => {
     ROOTS.forEach((root, i) => expect(toHex(logRoot(sha256, leafHashes, i + 1))).toBe(root));
     expect(toHex(logRoot(sha256, []))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    const pure = LEAVES.map((hex) => logLeafHash(pureSha256, fromHex(hex)!));
-    expect(toHex(logRoot(pureSha256, pure))).toBe(ROOTS[7]);
+    const browser = LEAVES.map((hex) => logLeafHash(browserSha256, fromHex(hex)!));
+    expect(toHex(logRoot(browserSha256, browser))).toBe(ROOTS[7]);
   });
 
   it('gives the reference inclusion and consistency proofs', () => {

@@ -3,12 +3,12 @@
  * SHA-256(0x00 ‖ entry), nodes as SHA-256(0x01 ‖ left ‖ right), a tree of n leaves split
  * at the largest power of two below n. Inclusion and consistency proofs are made and
  * checked with the RFC's algorithms. Pure: the SHA-256 is passed in (node:crypto's on the
- * server and in `npm run verify`, src/proofs' in the browser), so that server, verifier
- * and browser share one implementation.
+ * server and in `npm run verify`, @noble/hashes' in the browser), so that the same code
+ * builds and checks the log on every side.
  */
+import type { Sha256 } from '../proofs/hash.ts';
 
-/** SHA-256 of some bytes, synchronously. */
-export type Sha256 = (data: Uint8Array) => Uint8Array;
+export type { Sha256 };
 
 const LEAF_PREFIX = 0x00;
 const NODE_PREFIX = 0x01;

@@ -70,7 +70,7 @@ function logShapeProblem(log: Partial<TicketLog> | null | undefined): string | n
  * (with `seen`) that the play is the one the player saw, at the time they saw it.
  */
 export async function verifyLoggedTicket(input: unknown, options: LoggedTicketOptions): Promise<LoggedVerdict> {
-  const unitVerdict = verifyTicketProof(input, options.publishedRoot, options.seen);
+  const unitVerdict = verifyTicketProof(input, options.publishedRoot, options.sha256, options.seen);
   const checks: LoggedCheck[] = [...unitVerdict.checks];
   const done = () => ({ ok: checks.every((c) => c.ok), checks });
   if (!unitVerdict.checks.some((c) => c.name === 'shape' && c.ok)) return done();

@@ -1,24 +1,25 @@
-/** The verify command's arguments: positionals and `--name value` options. */
+/** The verify commands' arguments, strictly (node:util parseArgs): only the options named, and --help. */
+import { parseArgs } from 'node:util';
+import { HELP_OPTION, UsageError, parseCommandLine } from '../common/commandLine.ts';
 
-export class UsageError extends Error {}
+export { UsageError };
 
-export function parse(
+/** `args` with the string options `names` and exactly `positionals` positionals (a FILE, a URL). */
+export function commandArgs<const Name extends string>(
+  command: string,
   args: string[],
-  allowed: readonly string[],
-): { positional: string[]; options: Map<string, string> } {
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const name = arg.slice(2);
-    const value = args[++i];
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-    options.set(name, value);
+  names: readonly Name[],
+  positionals: number,
+): { positional: string[]; options: Partial<Record<Name, string>> } {
+  const options = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
+  const parsed = parseCommandLine(() =>
+    parseArgs({ args, options: { ...HELP_OPTION, ...options }, allowPositionals: true, strict: true }),
+  );
+  if (parsed.positionals.length > positionals)
+    throw new UsageError(`unexpected argument ${parsed.positionals[positionals]}`);
+  if (parsed.positionals.length < positionals) {
+    throw new UsageError(`${command} takes exactly one ${command === 'monitor' ? 'URL' : 'FILE'}`);
   }
-  return { positional, options };
+  const { help: _help, ...values } = parsed.values;
+  return { positional: parsed.positionals, options: values as Partial<Record<Name, string>> };
 }

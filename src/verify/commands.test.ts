@@ -3,12 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { commitBlock, generateBlock, unitProof } from '../emission/index.ts';
 import { TICKET_PROOF_FORMAT } from '../proofs/index.ts';
 import { logSigner, loggedTicket } from './testLog.ts';
 import type { LoggedTicketProof } from '../transparency/index.ts';
-import { main } from './commands.ts';
+import { USAGE, main } from './commands.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'spincake-verify-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -135,5 +135,48 @@ describe('npm run verify -- block', () => {
     expect(wrong.lines.join('\n')).toMatch(/✗ the seed gives the root [0-9a-f]{64}, not /);
     expect((await verify('block', '--stake', '4', '--seed', 'c0ffee', '--root', commitment.root)).code).toBe(2);
     expect((await verify('block', '--stake', '2', '--seed', 'c0ffee', '--root', 'xyz')).code).toBe(2);
+  });
+});
+
+describe('npm run verify: arguments', () => {
+  async function verifyCall(...args: string[]) {
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
+    try {
+      return { code: await main(args, (line) => lines.push(line)), lines, errors };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('refuses an unknown flag, a missing value or a stray argument: exit 2, the usage on stderr', async () => {
+    const good = proofFile('args');
+    for (const args of [
+      ['ticket', good, '--rot', commitment.root],
+      ['ticket', good, '--root'],
+      ['ticket', good, good, '--root', commitment.root],
+      ['block', '--stake', '2', '--seed', 'c0ffee', '--root', commitment.root, '--counts', '70'],
+      ['block', '--stake', '2', '--seed'],
+      ['block', 'extra', '--stake', '2', '--seed', 'c0ffee', '--root', commitment.root],
+      ['monitor', 'http://127.0.0.1:1', '--stat', join(dir, 'state.json')],
+      ['monitor', 'http://127.0.0.1:1', '--state'],
+      ['monitor', 'http://127.0.0.1:1', 'http://127.0.0.1:2', '--state', join(dir, 'state.json')],
+    ]) {
+      const result = await verifyCall(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.errors[0], args.join(' ')).toMatch(/^verify: /);
+      expect(result.errors[1]).toBe(USAGE);
+      expect(result.lines).toEqual([]);
+    }
+  });
+
+  it('answers --help for itself and each command: the usage on stdout, exit 0', async () => {
+    for (const args of [['--help'], ['ticket', '--help'], ['block', '-h'], ['monitor', 'http://x', '--help']]) {
+      const result = await verifyCall(...args);
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.lines).toEqual([USAGE]);
+      expect(result.errors).toEqual([]);
+    }
   });
 });

@@ -8,22 +8,25 @@
  * nothing, since whoever forged the proof wrote it.
  */
 import { readFileSync } from 'node:fs';
-import { commitBlock, generateBlock } from '../emission/index.ts';
+import { generateBlock } from '../emission/index.ts';
+import { recomputedCommitment } from './blockCommitment.ts';
 import { isDigestHex } from '../proofs/index.ts';
 import { STAKES_CENTS, isStakeCents, type StakeCents } from '../rules/index.ts';
 import { verifyLoggedTicket, type SeenLoggedPlay } from '../transparency/index.ts';
-import { parse, UsageError } from './args.ts';
+import { runCommandLine } from '../common/commandLine.ts';
+import { commandArgs, UsageError } from './args.ts';
 import { monitor } from './monitor.ts';
 import { nodeSha256 } from '../transparency/nodeSha256.ts';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   npm run verify -- ticket FILE (--root ROOT | --blocks URL) [--key KEY] [--play PLAY]
         FILE: a proof saved from GET /api/plays/{playId}/proof; ROOT: its block's published root, or
         URL: the game, whose URL/api/blocks gives it; PLAY: the play as the game showed it
         (GET /api/plays/{playId}, saved); KEY: the log's key from GET /api/transparency/key
   npm run verify -- block --stake 1|2|3|5 --seed HEX --root ROOT
   npm run verify -- monitor URL --state FILE       the server's log, checked since the head kept in FILE
-(ROOT: the block's root as published on GET /api/blocks; the seed is published once the block is sold out)`;
+(ROOT: the block's root as published on GET /api/blocks; the seed is published once the block is sold out;
+every command takes --help)`;
 
 function rootOption(value: string | undefined, name = 'root'): string | null {
   if (value === undefined) return null;
@@ -79,16 +82,15 @@ async function publishedRoot(blocksUrl: string, proof: unknown, out: (line: stri
 }
 
 async function ticket(args: string[], out: (line: string) => void): Promise<number> {
-  const { positional, options } = parse(args, ['root', 'blocks', 'key', 'play']);
-  if (positional.length !== 1) throw new UsageError('ticket takes exactly one FILE');
-  const givenRoot = rootOption(options.get('root'));
-  const blocksUrl = options.get('blocks');
+  const { positional, options } = commandArgs('ticket', args, ['root', 'blocks', 'key', 'play'], 1);
+  const givenRoot = rootOption(options.root);
+  const blocksUrl = options.blocks;
   if (givenRoot === null && blocksUrl === undefined) {
     throw new UsageError('ticket needs the published root: --root ROOT, or --blocks URL to fetch it');
   }
   if (givenRoot !== null && blocksUrl !== undefined) throw new UsageError('give --root or --blocks, not both');
   if (blocksUrl !== undefined && !URL.canParse(blocksUrl)) throw new UsageError('--blocks must be a URL');
-  const key = rootOption(options.get('key'), 'key');
+  const key = rootOption(options.key, 'key');
   const proof = readJson(positional[0]!, out);
   if (!proof.ok) return 1;
   const root = givenRoot ?? (await publishedRoot(blocksUrl!, proof.value, out));
@@ -97,7 +99,7 @@ async function ticket(args: string[], out: (line: string) => void): Promise<numb
     return 1;
   }
   let seen: SeenLoggedPlay | undefined;
-  const playFile = options.get('play');
+  const playFile = options.play;
   if (playFile !== undefined) {
     const play = readJson(playFile, out);
     if (!play.ok) return 1;
@@ -129,24 +131,23 @@ async function ticket(args: string[], out: (line: string) => void): Promise<numb
 }
 
 function block(args: string[], out: (line: string) => void): number {
-  const { positional, options } = parse(args, ['stake', 'seed', 'root', 'count']);
-  if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
-  const stakeText = options.get('stake');
+  const { options } = commandArgs('block', args, ['stake', 'seed', 'root', 'count'], 0);
+  const stakeText = options.stake;
   const stakeCents = stakeText !== undefined && /^\d+$/.test(stakeText) ? Number(stakeText) * 100 : NaN;
   if (!isStakeCents(stakeCents)) {
     throw new UsageError(`--stake must be one of ${STAKES_CENTS.map((s) => s / 100).join(', ')} (euros)`);
   }
-  const seedHex = options.get('seed');
+  const seedHex = options.seed;
   if (seedHex === undefined) throw new UsageError('--seed is required');
-  const root = rootOption(options.get('root'));
+  const root = rootOption(options.root);
   if (root === null) throw new UsageError('--root is required');
   // --count N (tests only): the first N units of the block, as `emission generate --count`.
-  const countText = options.get('count');
+  const countText = options.count;
   if (countText !== undefined && !/^\d+$/.test(countText)) throw new UsageError('--count must be a whole number');
   let commitment;
   try {
     const count = countText === undefined ? undefined : Number(countText);
-    commitment = commitBlock(generateBlock({ stakeCents: stakeCents as StakeCents, seedHex, count }));
+    commitment = recomputedCommitment(generateBlock({ stakeCents: stakeCents as StakeCents, seedHex, count }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -161,16 +162,26 @@ function block(args: string[], out: (line: string) => void): number {
   return 0;
 }
 
+/**
+ * `npm run verify -- …`: 0 verified, 1 not verified, 2 a mistaken call (an unknown command
+ * or flag, a missing value, a stray argument: the usage on stderr); `--help` prints the
+ * usage on stdout.
+ */
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = argv;
-  try {
-    if (command === 'ticket') return await ticket(rest, out);
-    if (command === 'block') return block(rest, out);
-    if (command === 'monitor') return await monitor(rest, out);
-    throw new UsageError(command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`verify: ${error.message}\n${USAGE}`);
-    return 2;
-  }
+  return runCommandLine(
+    'verify',
+    USAGE,
+    () => {
+      if (command === 'ticket') return ticket(rest, out);
+      if (command === 'block') return block(rest, out);
+      if (command === 'monitor') return monitor(rest, out);
+      if (command === '--help' || command === '-h' || command === 'help') {
+        out(USAGE);
+        return 0;
+      }
+      throw new UsageError(command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`);
+    },
+    { out, err: (line) => console.error(line) },
+  );
 }

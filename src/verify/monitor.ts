@@ -9,7 +9,8 @@
  * when every check passes is the new head kept (FILE written whole, then renamed).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { commitBlock, generateBlock } from '../emission/index.ts';
+import { generateBlock } from '../emission/index.ts';
+import { recomputedCommitment } from './blockCommitment.ts';
 import { fromHex, toHex } from '../proofs/index.ts';
 import { isStakeCents, type StakeCents } from '../rules/index.ts';
 import {
@@ -23,7 +24,7 @@ import {
   type SignedTreeHead,
 } from '../transparency/index.ts';
 import { nodeSha256 } from '../transparency/nodeSha256.ts';
-import { parse, UsageError } from './args.ts';
+import { commandArgs, UsageError } from './args.ts';
 
 export const MONITOR_STATE_FORMAT = 'spincake-log-monitor/1';
 
@@ -89,7 +90,7 @@ function regeneratedRoot(block: LoggedBlock, seed: string): string {
   if (!isStakeCents(block.stakeCents))
     throw new MonitorFailure(`a block of ${block.stakeCents} cents cannot be regenerated`);
   const regenerated = generateBlock({ stakeCents: block.stakeCents as StakeCents, seedHex: seed, count: block.count });
-  return commitBlock(regenerated).root;
+  return recomputedCommitment(regenerated).root;
 }
 
 async function run(url: string, stateFile: string, out: Out): Promise<number> {
@@ -204,9 +205,8 @@ async function run(url: string, stateFile: string, out: Out): Promise<number> {
 }
 
 export async function monitor(args: string[], out: Out): Promise<number> {
-  const { positional, options } = parse(args, ['state']);
-  if (positional.length !== 1) throw new UsageError('monitor takes exactly one URL');
-  const stateFile = options.get('state');
+  const { positional, options } = commandArgs('monitor', args, ['state'], 1);
+  const stateFile = options.state;
   if (stateFile === undefined) throw new UsageError('--state FILE is required (created on the first run)');
   let url: string;
   try {

@@ -19,7 +19,11 @@ export interface WalletKeyring {
   readonly keys: readonly WalletKey[];
 }
 
-/** What the contract asks of each secret. */
+/**
+ * The shortest shared secret accepted, in characters: what the contract asks of each wallet
+ * key, and what the game server asks of PORTAL_SECRET too (one number for both; the
+ * production profile also estimates each secret's entropy: src/server/security).
+ */
 export const MIN_SECRET_LENGTH = 32;
 /** The id of `WALLET_SECRET` alone. */
 export const DEFAULT_KEY_ID = 'default';
@@ -37,14 +41,19 @@ export function keyringOf(keys: readonly WalletKey[]): WalletKeyring {
 /** A keyring of one secret (id `default`): made once per secret, for callers that pass a secret to each call. */
 export const singleKeyring = memoByKey((secret): WalletKeyring => keyringOf([{ id: DEFAULT_KEY_ID, secret }]));
 
-/** `label` names the secret in the message: the setting, and the key within a keyring. */
-function checkSecret(label: string, secret: string): void {
-  if (secret.length < MIN_SECRET_LENGTH) {
-    throw new KeyringError(`${label} must be at least ${MIN_SECRET_LENGTH} characters long, got ${secret.length}`);
-  }
+/** Why `secret` is too short, `label` naming it (the setting, and the key within a keyring); null when it is not. */
+export function shortSecretProblem(label: string, secret: string): string | null {
+  return secret.length < MIN_SECRET_LENGTH
+    ? `${label} must be at least ${MIN_SECRET_LENGTH} characters long, got ${secret.length}`
+    : null;
 }
 
-/** `id1:secret1,id2:secret2`: each id once, each secret ≥ 32 characters (a secret holds no comma). */
+function checkSecret(label: string, secret: string): void {
+  const problem = shortSecretProblem(label, secret);
+  if (problem !== null) throw new KeyringError(problem);
+}
+
+/** `id1:secret1,id2:secret2`: each id once, each secret MIN_SECRET_LENGTH characters or more (no comma in it). */
 export function parseKeyring(name: string, raw: string): WalletKeyring {
   const keys: WalletKey[] = [];
   for (const [index, entry] of raw.split(',').entries()) {

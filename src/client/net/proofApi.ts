@@ -10,8 +10,8 @@ export interface ProofApi {
 }
 
 /**
- * The first GET /api/blocks after a server starts computes every block's commitment (about
- * a second of CPU each), far longer than a play may take: a check waits for it.
+ * The first GET /api/blocks after a server starts computes every block's commitment (CPU
+ * seconds each), far longer than a play may take: a check waits for it.
  */
 export const PROOF_TIMEOUT_MS = 60_000;
 

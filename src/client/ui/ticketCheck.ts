@@ -1,5 +1,5 @@
 import type { Play } from '../../contract/api.ts';
-import { sha256 } from '../../proofs/index.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { verifyLoggedTicket, type LogCheckName, type LoggedVerdict } from '../../transparency/index.ts';
 import type { TicketCheckName } from '../../proofs/index.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
@@ -17,7 +17,8 @@ export type TicketCheckOutcome =
  * « Vérifier ce ticket »: fetches the play's proof, the published blocks and the log's key,
  * then checks the proof here, in the browser (src/proofs, src/transparency), against the
  * root published for its block, the log's signed head from before the sale, and the play as
- * the history shows it. The server is trusted for nothing.
+ * the history shows it. The server is trusted for nothing, nor its SHA-256: the check hashes
+ * with @noble/hashes' (synchronous, as the shared checks are; WebCrypto's is async only).
  */
 export async function checkTicket(api: ProofApi, token: string, play: Play, t: Strings): Promise<TicketCheckOutcome> {
   const [proof, blocks, key] = await Promise.all([api.proof(token, play.playId), api.blocks(), api.transparencyKey()]);

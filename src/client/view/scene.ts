@@ -185,7 +185,7 @@ export class Scene implements TableView {
 
   /**
    * The first layout, one picture per task: drawing the stands at their size is the longest
-   * step of the start (a stand's five pictures in one task held a phone's page ~150 ms), and
+   * step of the start (a stand's five pictures in one task were a long task on a phone), and
    * relayout() then finds them drawn.
    */
   async layOut(layout: Layout): Promise<void> {

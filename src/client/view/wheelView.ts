@@ -51,6 +51,8 @@ export class WheelView {
   private pulseTween: gsap.core.Tween | null = null;
   /** How much of the blurred face shows (0: hidden, and then not turned either: nothing to composite). */
   private blur = 0;
+  /** A face baked and not shown yet (the start bakes it and its blur in two tasks). */
+  private bakedFace: Texture | null = null;
 
   constructor(
     private readonly renderer: Renderer,
@@ -87,14 +89,15 @@ export class WheelView {
     }
   }
 
-  /** The stand's pictures at its radius, each drawn by one call: plate, gloss, glow, cursor, face (and its blur). */
+  /** The stand's pictures at its radius, each drawn by one call: plate, gloss, glow, cursor, the face and its blur (two calls). */
   private pictures(): (() => void)[] {
     return [
       () => this.drawPlate(),
       () => this.drawGloss(),
       () => this.drawGlow(),
       () => this.drawCursor(),
-      () => this.redrawFace(),
+      () => this.bakeFace(),
+      () => this.showFace(),
     ];
   }
 
@@ -112,8 +115,11 @@ export class WheelView {
   }
 
   showSegments(segments: readonly Segment[] | null): void {
+    // The same face again (the blank face at start, a replay's end): nothing to bake, and the
+    // start-up is spared a task of eight bakes.
+    if (segments === this.segments) return;
     this.segments = segments;
-    this.redrawFace();
+    this.drawFace();
   }
 
   /** Straight onto a segment with no animation (a resumed play, a history replay). */
@@ -330,25 +336,40 @@ export class WheelView {
     this.layers.show(part, texture, { pivot, offset: { x: bounds.x, y: bounds.y }, anchor });
   }
 
-  private redrawFace(): void {
+  private drawFace(): void {
+    this.bakeFace();
+    this.showFace();
+  }
+
+  /** The face at this radius, kept aside until showFace(): its blurred twin is made from it. */
+  private bakeFace(): void {
     if (this.radius <= 0) return;
     const content = buildWheelFace(this.segments, this.radius);
-    const texture: Texture = this.renderer.generateTexture({
+    this.bakedFace?.destroy(true);
+    this.bakedFace = this.renderer.generateTexture({
       target: content,
       resolution: this.renderer.resolution,
       antialias: true,
     });
     content.destroy({ children: true });
-    // Centred on the hub, as a sprite anchored at its middle would be.
-    const placement: PartPlacement = {
-      pivot: { x: 0, y: 0 },
-      offset: { x: -texture.width / 2, y: -texture.height / 2 },
-    };
-    const blur = this.blurOf(texture);
-    this.layers.show('face', texture, placement);
+  }
+
+  /** The baked face and its blurred twin shown (the layers own both from then on). */
+  private showFace(): void {
+    const face = this.bakedFace;
+    if (face === null) return;
+    this.bakedFace = null;
+    const placement = this.centred(face);
+    const blur = this.blurOf(face);
+    this.layers.show('face', face, placement);
     this.layers.show('blur', blur, placement);
     this.layers.turn('face', this.deg * DEG);
     this.layers.turn('blur', this.deg * DEG);
+  }
+
+  /** Centred on the hub, as a sprite anchored at its middle would be. */
+  private centred(texture: Texture): PartPlacement {
+    return { pivot: { x: 0, y: 0 }, offset: { x: -texture.width / 2, y: -texture.height / 2 } };
   }
 
   /**

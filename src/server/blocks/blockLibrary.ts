@@ -39,7 +39,7 @@ export class RootNotPublishedError extends Error {
  * No unit leaves it for a sale before its block's root is published (`unitAt`; the store
  * asks `isPublished` first, and the sale awaits the roots before it sells). A
  * commitment is read from the file kept beside the block (`FILE.commitment`) or computed
- * in worker threads (about 0.6 s of CPU for a full block), never on the thread that
+ * in worker threads (seconds of CPU for a full block), never on the thread that
  * answers requests.
  */
 export class BlockLibrary implements UnitSource {

@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 const REFUSALS: Record<SessionRefusal, string> = {
-  revoked: 'this session has ended (logged out): open a new one',
+  revoked: 'this session has ended (logged out, or its demo player removed after long disuse): open a new one',
   idle: 'this session has ended after too long without use: open a new one',
 };
 

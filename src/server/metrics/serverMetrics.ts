@@ -66,6 +66,7 @@ export class ServerMetrics implements PlayBatchObserver {
   private readonly batchPlays: client.Histogram;
   private readonly batchCommitSeconds: client.Histogram;
   private readonly batchDurableSeconds: client.Histogram;
+  private readonly demoPurged: client.Counter;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -117,6 +118,11 @@ export class ServerMetrics implements PlayBatchObserver {
       name: 'spincake_play_batch_flush_seconds',
       help: 'From a play batch’s commit until it is on disk (SQLite WAL fsync, PostgreSQL log flush)',
       buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.demoPurged = new client.Counter({
+      name: 'spincake_demo_players_purged_total',
+      help: 'Demo players removed with their demo plays after DEMO_PLAYER_TTL_DAYS unused (by this instance’s purge)',
       registers,
     });
     const { store, salesOpen, salesScheduledOpen, ready, ledgerAudit, clock } = sources;
@@ -276,6 +282,10 @@ export class ServerMetrics implements PlayBatchObserver {
       this.stakesCents.inc({ stake_cents: stakeCents }, count * stakeCents);
       this.prizesCents.inc({ stake_cents: stakeCents }, wonCents);
     }
+  }
+
+  demoPlayersPurged(count: number): void {
+    this.demoPurged.inc(count);
   }
 
   durable(seconds: number): void {

@@ -8,6 +8,7 @@ import type {
   TicketProofResponse,
 } from '../../contract/api.ts';
 import { verifyTicketProof } from '../../proofs/index.ts';
+import { nodeSha256 } from '../../transparency/nodeSha256.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
 import { auditLedger } from '../ledgerAudit.ts';
 import type { PostgresStore } from '../store/postgres/postgresStore.ts';
@@ -193,7 +194,7 @@ describe.each(kinds)('pools on $name', (kind) => {
           token: owner.token,
         });
         if (proof.body.blockId !== made.id) continue;
-        expect(verifyTicketProof(proof.body, made.root, sold).ok).toBe(true);
+        expect(verifyTicketProof(proof.body, made.root, nodeSha256, sold).ok).toBe(true);
         proved++;
       }
     }

@@ -110,6 +110,23 @@ export class PostgresSessionBook implements SessionBook {
     return rows.map((r) => ({ sessionId: r.session_id, expiresAt: r.expires_at }));
   }
 
+  async playersSeenSince(playerIds: readonly string[], since: string): Promise<Set<string>> {
+    if (playerIds.length === 0) return new Set();
+    const { rows } = await this.pool.query<{ player_id: string }>(
+      'SELECT DISTINCT player_id FROM sessions WHERE player_id = ANY($1) AND last_seen_at >= $2',
+      [[...playerIds], since],
+    );
+    return new Set(rows.map((r) => r.player_id));
+  }
+
+  async revokePlayers(playerIds: readonly string[], now: string): Promise<void> {
+    if (playerIds.length === 0) return;
+    await this.pool.query('UPDATE sessions SET revoked_at = $1 WHERE player_id = ANY($2) AND revoked_at IS NULL', [
+      now,
+      [...playerIds],
+    ]);
+  }
+
   async purgeExpired(now: string): Promise<void> {
     await this.pool.query('DELETE FROM sessions WHERE expires_at <= $1', [now]);
     await this.pool.query('DELETE FROM launch_tokens_used WHERE expires_at <= $1', [now]);

@@ -29,6 +29,13 @@ export interface SessionBook {
   state(sessionId: string): Promise<SessionState | null>;
   /** Sessions ended at or after `since` that have not expired at `now`. */
   revokedSince(since: string, now: string): Promise<RevokedSession[]>;
+  /** Of these players, those with a session used at or after `since` (a demo player in use is never purged). */
+  playersSeenSince(playerIds: readonly string[], since: string): Promise<Set<string>>;
+  /**
+   * Ends every session of these players (a purged demo player's), for every instance; the rows
+   * stay until they expire, so that each instance reads the revocation (revokedSince).
+   */
+  revokePlayers(playerIds: readonly string[], now: string): Promise<void>;
   /** Forgets sessions and launch tokens past their expiry. */
   purgeExpired(now: string): Promise<void>;
   close(): Promise<void>;

@@ -114,6 +114,18 @@ export class SessionRegistry {
     return null;
   }
 
+  /** Of these players, those with a session used at or after `since`: this instance's uses written first. */
+  async playersSeenSince(playerIds: readonly string[], since: string): Promise<Set<string>> {
+    await this.flushUses();
+    return this.book.playersSeenSince(playerIds, since);
+  }
+
+  /** Ends every session of these players: here at once, on every instance within `pollMs`. */
+  async revokePlayers(playerIds: readonly string[], now: string): Promise<void> {
+    await this.book.revokePlayers(playerIds, now);
+    await this.sync();
+  }
+
   /** Reads every session ended and not expired, then keeps in step every `pollMs`. */
   async start(): Promise<void> {
     this.stopped = false;

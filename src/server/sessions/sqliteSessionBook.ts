@@ -48,6 +48,12 @@ export class SqliteSessionBook implements SessionBook {
       revokedSince: db.prepare<[string, string], { session_id: string; expires_at: string }>(
         'SELECT session_id, expires_at FROM sessions WHERE revoked_at >= ? AND expires_at > ?',
       ),
+      seenSince: db.prepare<[string, string], { player_id: string }>(
+        'SELECT DISTINCT player_id FROM sessions WHERE player_id IN (SELECT value FROM json_each(?)) AND last_seen_at >= ?',
+      ),
+      revokePlayers: db.prepare(
+        'UPDATE sessions SET revoked_at = ? WHERE player_id IN (SELECT value FROM json_each(?)) AND revoked_at IS NULL',
+      ),
       purgeSessions: db.prepare('DELETE FROM sessions WHERE expires_at <= ?'),
       purgeJtis: db.prepare('DELETE FROM launch_tokens_used WHERE expires_at <= ?'),
     };
@@ -99,6 +105,15 @@ export class SqliteSessionBook implements SessionBook {
 
   async revokedSince(since: string, now: string): Promise<RevokedSession[]> {
     return this.s.revokedSince.all(since, now).map((r) => ({ sessionId: r.session_id, expiresAt: r.expires_at }));
+  }
+
+  async playersSeenSince(playerIds: readonly string[], since: string): Promise<Set<string>> {
+    if (playerIds.length === 0) return new Set();
+    return new Set(this.s.seenSince.all(JSON.stringify(playerIds), since).map((r) => r.player_id));
+  }
+
+  async revokePlayers(playerIds: readonly string[], now: string): Promise<void> {
+    if (playerIds.length > 0) this.s.revokePlayers.run(now, JSON.stringify(playerIds));
   }
 
   async purgeExpired(now: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { createBlockReads } from './blockBook.ts';
+import { createDemoPurgeBook, type IdList } from './demoPurgeBook.ts';
 import type { StoreDialect } from './dialect.ts';
 import { createLedgerBook } from './ledgerBook.ts';
 import type { BlockBook, PlayBook, Store, WalletBook } from './parts.ts';
@@ -17,11 +18,12 @@ export type OwnParts = Pick<PlayBook, 'buyPlay' | 'observePlayBatches'> &
   Partial<WalletBook> & { close(): Promise<void> };
 
 /** One database's store: every part built on its dialect, its own parts last (they win). */
-export function composeStore(dialect: StoreDialect, own: OwnParts): Store {
+export function composeStore(dialect: StoreDialect, ids: IdList, own: OwnParts): Store {
   const blocks = createBlockReads(dialect);
   return {
     dialect,
     ...createPlayerBook(dialect),
+    ...createDemoPurgeBook(dialect, ids),
     ...createPlayReads(dialect),
     ...blocks,
     ...createSalesControlBook(dialect),

@@ -6,9 +6,11 @@ import type { BlockPool, LedgerFacts, PlayerKind, SoldUnit } from './types.ts';
 import { decodeUnit } from './unitCode.ts';
 import { readWalletFacts } from './walletBooks.ts';
 
-/** Per block and lot, the units sold (fixtures come from no block). */
-export const SOLD_LOTS_SQL =
-  'SELECT block_id, win_cents, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL GROUP BY block_id, win_cents';
+/** Per block and lot, the units sold (fixtures come from no block); a purged demo play's unit stays sold. */
+export const SOLD_LOTS_SQL = `SELECT block_id, win_cents, CAST(SUM(n) AS BIGINT) AS n FROM (
+    SELECT block_id, win_cents, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL GROUP BY block_id, win_cents
+    UNION ALL SELECT block_id, win_cents, plays AS n FROM purged_plays
+  ) sold GROUP BY block_id, win_cents`;
 
 const SOLD_UNITS_PAGE = 5000;
 /** A play's money moves on the player's account in the game, or on its mirror of the operator's wallet. */
@@ -34,7 +36,9 @@ const LEDGER_FACTS_SQL = {
     FROM players p LEFT JOIN (SELECT account, SUM(amount_cents) AS s FROM entries GROUP BY account) e
       ON e.account = '${PLAYER_ACCOUNT_PREFIX}' || p.id`,
   soldLots: SOLD_LOTS_SQL,
-  cursors: `SELECT block_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi
+  purged: 'SELECT block_id, win_cents, plays, position_sum FROM purged_plays',
+  cursors: `SELECT block_id, COUNT(*) AS n, MIN(position) AS lo, MAX(position) AS hi,
+      CAST(SUM(position) AS BIGINT) AS total
     FROM plays WHERE block_id IS NOT NULL GROUP BY block_id`,
   duplicates: `SELECT block_id, position, COUNT(*) AS n FROM plays WHERE block_id IS NOT NULL
     GROUP BY block_id, position HAVING COUNT(*) > 1`,
@@ -76,8 +80,13 @@ export function createLedgerBook(db: StoreDialect, blockBook: Pick<BlockBook, 'l
       }
       const balances = await db.all<{ player_id: string; balance_cents: number; entries_cents: number }>(q.balances);
       const soldLots = await db.all<{ block_id: string; win_cents: number; n: number }>(q.soldLots);
+      const purged = await db.all<{ block_id: string; win_cents: number; plays: number; position_sum: number }>(
+        q.purged,
+      );
       const blocks = await blockBook.listBlocks();
-      const cursorRows = await db.all<{ block_id: string; n: number; lo: number; hi: number }>(q.cursors);
+      const cursorRows = await db.all<{ block_id: string; n: number; lo: number; hi: number; total: number }>(
+        q.cursors,
+      );
       const byBlock = new Map(cursorRows.map((r) => [r.block_id, r]));
       const duplicates = await db.all<{ block_id: string; position: number; n: number }>(q.duplicates);
       const poolPlays = await db.all<{
@@ -97,10 +106,22 @@ export function createLedgerBook(db: StoreDialect, blockBook: Pick<BlockBook, 'l
           balanceCents: r.balance_cents,
           entriesCents: r.entries_cents,
         })),
-        soldLots: soldLots.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: r.n })),
+        soldLots: soldLots.map((r) => ({ blockId: r.block_id, lotCents: r.win_cents, count: Number(r.n) })),
+        purgedPlays: purged.map((r) => ({
+          blockId: r.block_id,
+          lotCents: r.win_cents,
+          plays: Number(r.plays),
+          positionSum: Number(r.position_sum),
+        })),
         blockCursors: blocks.map((block) => {
           const r = byBlock.get(block.id);
-          return { block, sold: r?.n ?? 0, minPosition: r?.lo ?? null, maxPosition: r?.hi ?? null };
+          return {
+            block,
+            sold: r?.n ?? 0,
+            minPosition: r?.lo ?? null,
+            maxPosition: r?.hi ?? null,
+            positionSum: Number(r?.total ?? 0),
+          };
         }),
         duplicateUnits: duplicates.map((r) => ({ blockId: r.block_id, position: r.position, count: r.n })),
         poolPlays: poolPlays.map((r) => ({

@@ -7,6 +7,8 @@ import type {
   BlockRecord,
   BuyRequest,
   BuyResult,
+  DemoPurge,
+  IdleDemoPlayer,
   LedgerFacts,
   NewBlock,
   NewWalletBet,
@@ -36,6 +38,21 @@ export interface PlayerBook {
   /** The portal's player, created with a zero balance on first sight. */
   ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord>;
   getPlayer(playerId: string): Promise<PlayerRecord | null>;
+}
+
+/** Demo players unused for DEMO_PLAYER_TTL_DAYS, found and removed (demoPurge.ts). */
+export interface DemoPurgeBook {
+  /**
+   * Demo players unused since `cutoff` (created before it, no play since) whose every play is a
+   * demo block's: a page of them, oldest first, after `after` (null: from the oldest). Reads only.
+   */
+  idleDemoPlayers(cutoff: Date, page: { after: IdleDemoPlayer | null; limit: number }): Promise<IdleDemoPlayer[]>;
+  /**
+   * Removes those of `playerIds` still idle at `cutoff` (checked again under lock) with their
+   * plays and ledger transactions, counting the plays per block and lot in purged_plays: one
+   * transaction, on disk when it resolves. Never a portal player, a real or a pre-pools play.
+   */
+  purgeDemoPlayers(playerIds: readonly string[], cutoff: Date): Promise<DemoPurge>;
 }
 
 export interface PlayBook {
@@ -126,7 +143,8 @@ export interface WalletBook {
 }
 
 /** Every part of one database's store, as the server opens and closes it. */
-export interface Store extends PlayerBook, PlayBook, BlockBook, SalesControlBook, LedgerBook, WalletBook {
+export interface Store
+  extends PlayerBook, DemoPurgeBook, PlayBook, BlockBook, SalesControlBook, LedgerBook, WalletBook {
   /** What the parts are built on; test mode builds its own part on it (src/server/testMode). */
   readonly dialect: StoreDialect;
   close(): Promise<void>;

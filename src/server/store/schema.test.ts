@@ -14,6 +14,7 @@ describe('schema', () => {
       [4, '3e092f728c2aaa92ca13c89a6e10e15c3947acf74429aeb0bff8d1eeb418a99d'],
       [5, 'aeaf09a3ce01bbf4446819f02b76796f0c123d896acc7af2e6c287b458e0474f'],
       [6, '663f577bb9c765877f7f34bd009fe6f18c50213854f140d5309b0a7949ce0bb8'],
+      [7, 'c4b19cd8894b005ef31ea992e8a389d7db68c356e188d4b8d9dbc2ae1f6f1974'],
     ]);
     expect(migrations(POSTGRES_SCHEMA).map((m) => [m.version, sha256(m.sql)])).toEqual([
       [1, 'f1602335befda781ec6155aa19af2e1acaff0b635ed7a219002792ee98ec806e'],
@@ -22,6 +23,7 @@ describe('schema', () => {
       [4, '8443fb4d58823d2cb78a22724dbf408e3a8aea0c9e2d69979f167a0f42beac56'],
       [5, 'aeaf09a3ce01bbf4446819f02b76796f0c123d896acc7af2e6c287b458e0474f'],
       [6, '663f577bb9c765877f7f34bd009fe6f18c50213854f140d5309b0a7949ce0bb8'],
+      [7, '61495001ec4385dee41a313655101402119f18bdf054c9a300fa6e09f9b85cd4'],
     ]);
   });
 
@@ -38,7 +40,7 @@ describe('schema', () => {
   it('lists the migrations still to apply and refuses a database newer than this server', () => {
     const all = migrations(SQLITE_SCHEMA);
     expect(pendingMigrations(all, new Set())).toEqual(all);
-    expect(pendingMigrations(all, new Set([1, 2, 3, 4, 5, 6]))).toEqual([]);
+    expect(pendingMigrations(all, new Set([1, 2, 3, 4, 5, 6, 7]))).toEqual([]);
     expect(pendingMigrations(all, new Set([1]))).toEqual(all.slice(1));
     expect(() => pendingMigrations(all, new Set([1, 2, 99]))).toThrow(
       /schema version 99, newer than this server knows/,

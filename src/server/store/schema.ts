@@ -244,6 +244,29 @@ function version6(): string {
     `;
 }
 
+/**
+ * Demo players unused for DEMO_PLAYER_TTL_DAYS are purged with their plays (demoPurge.ts).
+ * Their units stay sold: per demo block and lot, how many plays were purged and the sum of
+ * their positions, written in the purge's transaction, so that the ledger audit still proves
+ * each block's cursor (plays kept + plays purged) and its lots against the block's table.
+ * Deleting a player looks for bets naming it (the foreign key): without an index by player
+ * each deleted player would read every bet. The purge finds demo players by age (an index
+ * written once per new demo player, never per play), not by reading every player.
+ */
+function version7(d: SchemaDialect): string {
+  return `
+      CREATE INDEX wallet_bets_by_player ON wallet_bets (player_id);
+      CREATE INDEX players_demo_by_age ON players (created_at, id) WHERE kind = 'demo';
+      CREATE TABLE purged_plays (
+        block_id     TEXT NOT NULL REFERENCES blocks (id),
+        win_cents    ${d.bigint} NOT NULL CHECK (win_cents >= 0),
+        plays        ${d.bigint} NOT NULL CHECK (plays > 0),
+        position_sum ${d.bigint} NOT NULL CHECK (position_sum >= 0),
+        PRIMARY KEY (block_id, win_cents)
+      )${d.tableEnd};
+    `;
+}
+
 /** Every migration, in order, as this dialect spells it. */
 export function migrations(d: SchemaDialect): readonly Migration[] {
   return [
@@ -253,6 +276,7 @@ export function migrations(d: SchemaDialect): readonly Migration[] {
     { version: 4, name: 'operator wallet: books stored by key, one index fewer', sql: version4(d) },
     { version: 5, name: 'no session key in the database', sql: version5() },
     { version: 6, name: 'blocks in pools: real and demo', sql: version6() },
+    { version: 7, name: 'demo plays purged, counted per block and lot', sql: version7(d) },
   ];
 }
 

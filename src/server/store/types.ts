@@ -216,6 +216,8 @@ export interface LedgerFacts {
   unbalancedTransactions: { txn: string; sumCents: Cents }[];
   /** Per play: stake debited from the player, lots credited to the player, and entry counts. */
   playEntries: Map<string, { stakeDebits: number; stakeCents: Cents; prizeCredits: number; prizeCents: Cents }>;
+  /** Per demo block and lot, the plays purged with their idle players (their units stay sold) and their positions' sum. */
+  purgedPlays: { blockId: string; lotCents: Cents; plays: number; positionSum: number }[];
   /** Player balances next to the sum of their ledger entries. */
   balances: { playerId: string; balanceCents: Cents; entriesCents: Cents }[];
   /** Per block and lot, how many units were sold. */
@@ -229,8 +231,14 @@ export interface LedgerFacts {
     stakesCents: Cents;
     prizesCents: Cents;
   }[];
-  /** Per block, the sold positions' count, min and max, next to its cursor. */
-  blockCursors: { block: BlockRecord; sold: number; minPosition: number | null; maxPosition: number | null }[];
+  /** Per block, the sold positions' count, min, max and sum (of the plays kept), next to its cursor. */
+  blockCursors: {
+    block: BlockRecord;
+    sold: number;
+    minPosition: number | null;
+    maxPosition: number | null;
+    positionSum: number;
+  }[];
   /** (block, position) pairs sold more than once (the schema forbids it; checked anyway). */
   duplicateUnits: { blockId: string; position: number; count: number }[];
 }
@@ -251,11 +259,34 @@ export interface SalesControl {
   setAt: string;
 }
 
-/** Units sold of one lot in one block (fixtures excluded). */
+/** A demo player the purge may remove, and how many plays go with them. */
+export interface IdleDemoPlayer {
+  playerId: string;
+  /** When it was created: pages go by age. */
+  createdAt: string;
+  plays: number;
+}
+
+/** What one purge transaction removed. */
+export interface DemoPurge {
+  playerIds: string[];
+  plays: number;
+}
+
+/** Units sold of one lot in one block (fixtures excluded; purged demo plays included). */
 export interface SoldLot {
   blockId: string;
   lotCents: Cents;
   count: number;
 }
 
-export type { BlockBook, LedgerBook, PlayBook, PlayerBook, SalesControlBook, Store, WalletBook } from './parts.ts';
+export type {
+  BlockBook,
+  DemoPurgeBook,
+  LedgerBook,
+  PlayBook,
+  PlayerBook,
+  SalesControlBook,
+  Store,
+  WalletBook,
+} from './parts.ts';

@@ -65,6 +65,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
       { version: 4 },
       { version: 5 },
       { version: 6 },
+      { version: 7 },
     ]);
     const outboxIndexes = await admin.query(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'wallet_outbox' ORDER BY indexname`,

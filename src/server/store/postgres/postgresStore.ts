@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { composeStore } from '../composeStore.ts';
+import type { IdList } from '../demoPurgeBook.ts';
 import type { Store, WalletBook } from '../parts.ts';
 import type { BlockRecord, NewBlock, NewWalletBet, UnitSource } from '../types.ts';
 import { createWalletBook } from '../walletBooks.ts';
@@ -12,6 +13,9 @@ import { CANCEL_BET_SQL, CANCEL_STALE_BETS_SQL } from './walletSql.ts';
 import { insertBets, retryEntries, settleEntries, type OutboxRetry, type OutboxSettlement } from './walletSql.ts';
 
 export { redactUrl, type PostgresStoreOptions, type PostgresStoreStats };
+
+/** A list of ids bound as one text[]; entries are indexed by play and by account. */
+const POSTGRES_IDS: IdList = { match: '= ANY(?::text[])', bind: (ids) => [...ids], entries: 'indexed' };
 
 /**
  * The PostgreSQL store, for several server instances on one database: the parts on
@@ -57,7 +61,7 @@ function assemble(pool: pg.Pool, units: UnitSource, maxBatch: number): PostgresS
   const dialect = new PostgresDialect(pool);
   const batches = new PostgresPlayBatches(dialect, units, maxBatch);
   const gathered = gatheredWalletWrites(dialect, maxBatch);
-  const store = composeStore(dialect, {
+  const store = composeStore(dialect, POSTGRES_IDS, {
     buyPlay: (request) => batches.buyPlay(request),
     observePlayBatches: (observer) => batches.observePlayBatches(observer),
     addBlock: (block, now) => addBlock(dialect, block, now),

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { WalDatabase, type WalDatabaseOptions } from '../../../durability/walDatabase.ts';
 import { createPrivateFile, ensurePrivateDataDir } from '../../dataFiles.ts';
 import { composeStore } from '../composeStore.ts';
+import type { IdList } from '../demoPurgeBook.ts';
 import type { Store } from '../parts.ts';
 import type { BlockRecord, NewBlock, UnitSource } from '../types.ts';
 import { GroupCommit } from './groupCommit.ts';
@@ -13,6 +14,9 @@ import { SqliteDialect } from './sqliteDialect.ts';
 export const SQLITE_FILE_NAME = 'spincake.sqlite';
 
 export type SqliteStoreOptions = WalDatabaseOptions;
+
+/** A list of ids bound as one JSON array; entries have no index but their rowid (each play appends to them). */
+const SQLITE_IDS: IdList = { match: 'IN (SELECT value FROM json_each(?))', bind: JSON.stringify, entries: 'scan' };
 
 /** The embedded store: the parts on SQLite's dialect, plays and writes group-committed (GroupCommit). */
 export type SqliteStore = Store & {
@@ -39,7 +43,7 @@ export const SqliteStore = {
     const batch = new SqlitePlayBatch(db, units);
     const commits = new GroupCommit(db, wal, (requests) => batch.sell(requests));
     const dialect = new SqliteDialect(db, wal, commits);
-    const store = composeStore(dialect, {
+    const store = composeStore(dialect, SQLITE_IDS, {
       buyPlay: (request) => commits.buyPlay(request),
       observePlayBatches: (observer) => commits.observePlayBatches(observer),
       addBlock: (block, now) => dialect.afterCommit(addBlockNow(db, block, now)),
