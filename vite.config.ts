@@ -19,7 +19,7 @@ export default defineConfig({
   // `npm run dev`: Vite serves the client and forwards the API to the game server.
   server: { proxy: { '/api': `http://127.0.0.1:${apiPort}` } },
   test: {
-    include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'bench/**/*.test.ts', 'eslint.config.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

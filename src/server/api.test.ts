@@ -2,31 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../rules/index.ts';
 import type { AccountResponse, ApiError, PlayResponse, PlaysPage } from '../contract/api.ts';
 import { signLaunchToken, signSession } from './tokens.ts';
-import { call, databaseDump, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
+import { build, call, databaseDump, demoSession, newPlayId, type TestApp } from './testing/harness.ts';
 import { testBook } from './testing/testBook.ts';
 
 const PORTAL_SECRET = 'portal-secret-for-tests-0123456789abcdef';
 
-let server: TestServer;
-let url: string;
+let server: TestApp;
+let api: TestApp['app'];
 
 beforeAll(async () => {
-  server = await startTestServer({ PORTAL_SECRET, PORTAL_ORIGINS: 'https://portal.example,https://other.example' });
-  url = server.url;
+  server = await build({ PORTAL_SECRET, PORTAL_ORIGINS: 'https://portal.example,https://other.example' });
+  api = server.app;
 });
 afterAll(async () => {
   await server?.close();
 });
 
 async function play(token: string, stakeCents: unknown, playId: unknown = newPlayId()) {
-  return call<PlayResponse & ApiError>(url, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
+  return call<PlayResponse & ApiError>(api, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
 }
 
 describe('sessions', () => {
   it('opens a demo player with the demo balance', async () => {
-    const session = await demoSession(url);
+    const session = await demoSession(api);
     expect(session.balanceCents).toBe(10_000);
-    const account = await call<AccountResponse>(url, 'GET', '/api/account', { token: session.token });
+    const account = await call<AccountResponse>(api, 'GET', '/api/account', { token: session.token });
     expect(account.status).toBe(200);
     expect(account.body.playerId).toBe(session.playerId);
     expect(account.body.balanceCents).toBe(10_000);
@@ -37,13 +37,13 @@ describe('sessions', () => {
 
   it('opens the portal player named by a signed launch token, once per player', async () => {
     const exp = Math.floor(Date.now() / 1000) + 60;
-    const first = await call<{ token: string; playerId: string; balanceCents: number }>(url, 'POST', '/api/session', {
+    const first = await call<{ token: string; playerId: string; balanceCents: number }>(api, 'POST', '/api/session', {
       body: { launchToken: signLaunchToken({ playerId: 'alice_42', exp }, PORTAL_SECRET) },
     });
     expect(first.status).toBe(200);
     expect(first.body.playerId).toBe('portal-alice_42');
     expect(first.body.balanceCents).toBe(0);
-    const again = await call<{ playerId: string }>(url, 'POST', '/api/session', {
+    const again = await call<{ playerId: string }>(api, 'POST', '/api/session', {
       body: { launchToken: signLaunchToken({ playerId: 'alice_42', exp }, PORTAL_SECRET) },
     });
     expect(again.body.playerId).toBe('portal-alice_42');
@@ -56,7 +56,7 @@ describe('sessions', () => {
     ['garbage', 'not-a-token'],
   ])('refuses a %s launch token and creates no player', async (_label, launchToken) => {
     const before = databaseDump(server.sqlite);
-    const reply = await call<ApiError>(url, 'POST', '/api/session', { body: { launchToken } });
+    const reply = await call<ApiError>(api, 'POST', '/api/session', { body: { launchToken } });
     expect(reply.status).toBe(401);
     expect(reply.body.error.code).toBe('NO_SESSION');
     expect(databaseDump(server.sqlite)).toBe(before);
@@ -73,19 +73,19 @@ describe('sessions', () => {
       ),
     ],
   ])('refuses the account with %s', async (_label, token) => {
-    const reply = await call<ApiError>(url, 'GET', '/api/account', { token });
+    const reply = await call<ApiError>(api, 'GET', '/api/account', { token });
     expect(reply.status).toBe(401);
     expect(reply.body.error.code).toBe('NO_SESSION');
   });
 
   it('refuses an expired session token', async () => {
-    const session = await demoSession(url);
+    const session = await demoSession(api);
     const now = Math.floor(Date.now() / 1000);
     const expired = signSession(
       { sessionId: 'expired', playerId: session.playerId, iat: now - 65, exp: now - 5 },
       server.context.sessionKeys,
     );
-    const reply = await call<ApiError>(url, 'GET', '/api/account', { token: expired });
+    const reply = await call<ApiError>(api, 'GET', '/api/account', { token: expired });
     expect(reply.status).toBe(401);
     expect(reply.body.error.code).toBe('NO_SESSION');
   });
@@ -93,7 +93,7 @@ describe('sessions', () => {
 
 describe('a play', () => {
   it('debits the stake, sells the next unit and credits exactly its lot', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const reply = await play(token, 200);
     expect(reply.status).toBe(200);
     const p = reply.body.play;
@@ -123,59 +123,59 @@ describe('a play', () => {
   });
 
   it('records progress and finish, and the account resumes the unfinished play', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const { play: p } = (await play(token, 100)).body;
-    let account = await call<AccountResponse>(url, 'GET', '/api/account', { token });
+    let account = await call<AccountResponse>(api, 'GET', '/api/account', { token });
     expect(account.body.unfinishedPlay?.playId).toBe(p.playId);
 
-    const progress = await call<PlayResponse>(url, 'POST', `/api/plays/${p.playId}/progress`, {
+    const progress = await call<PlayResponse>(api, 'POST', `/api/plays/${p.playId}/progress`, {
       token,
       body: { launched: [false, true, false, false] },
     });
     expect(progress.status).toBe(200);
     expect(progress.body.play.launched).toEqual([false, true, false, false]);
     // Progress never un-launches a wheel.
-    const more = await call<PlayResponse>(url, 'POST', `/api/plays/${p.playId}/progress`, {
+    const more = await call<PlayResponse>(api, 'POST', `/api/plays/${p.playId}/progress`, {
       token,
       body: { launched: [true, false, false, false] },
     });
     expect(more.body.play.launched).toEqual([true, true, false, false]);
-    account = await call<AccountResponse>(url, 'GET', '/api/account', { token });
+    account = await call<AccountResponse>(api, 'GET', '/api/account', { token });
     expect(account.body.unfinishedPlay?.launched).toEqual([true, true, false, false]);
 
-    const finish = await call<PlayResponse>(url, 'POST', `/api/plays/${p.playId}/finish`, { token });
+    const finish = await call<PlayResponse>(api, 'POST', `/api/plays/${p.playId}/finish`, { token });
     expect(finish.status).toBe(200);
     expect(finish.body.play.finished).toBe(true);
     expect(finish.body.play.launched).toEqual([true, true, true, true]);
-    account = await call<AccountResponse>(url, 'GET', '/api/account', { token });
+    account = await call<AccountResponse>(api, 'GET', '/api/account', { token });
     expect(account.body.unfinishedPlay).toBeNull();
   });
 
   it('lists the history newest first, in pages, and shows one play', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const ids: string[] = [];
     for (let i = 0; i < 13; i++) {
       const r = await play(token, 100);
       ids.push(r.body.play.playId);
     }
-    const first = await call<PlaysPage>(url, 'GET', '/api/plays?limit=10', { token });
+    const first = await call<PlaysPage>(api, 'GET', '/api/plays?limit=10', { token });
     expect(first.status).toBe(200);
     expect(first.body.plays.map((p) => p.playId)).toEqual(ids.slice(3).reverse());
     expect(first.body.nextBefore).toBe(ids[3]);
-    const second = await call<PlaysPage>(url, 'GET', `/api/plays?limit=10&before=${first.body.nextBefore}`, { token });
+    const second = await call<PlaysPage>(api, 'GET', `/api/plays?limit=10&before=${first.body.nextBefore}`, { token });
     expect(second.body.plays.map((p) => p.playId)).toEqual(ids.slice(0, 3).reverse());
     expect(second.body.nextBefore).toBeNull();
-    const defaults = await call<PlaysPage>(url, 'GET', '/api/plays', { token });
+    const defaults = await call<PlaysPage>(api, 'GET', '/api/plays', { token });
     expect(defaults.body.plays).toHaveLength(13);
 
-    const one = await call<PlayResponse>(url, 'GET', `/api/plays/${ids[5]}`, { token });
+    const one = await call<PlayResponse>(api, 'GET', `/api/plays/${ids[5]}`, { token });
     expect(one.status).toBe(200);
     expect(one.body.play).toEqual(first.body.plays.find((p) => p.playId === ids[5]));
   });
 
   it('never shows a player another player’s plays', async () => {
-    const alice = await demoSession(url);
-    const bob = await demoSession(url);
+    const alice = await demoSession(api);
+    const bob = await demoSession(api);
     const { play: p } = (await play(alice.token, 100)).body;
     const before = databaseDump(server.sqlite);
     for (const [method, path, body] of [
@@ -184,7 +184,7 @@ describe('a play', () => {
       ['POST', `/api/plays/${p.playId}/finish`, undefined],
       ['GET', `/api/plays?before=${p.playId}`, undefined],
     ] as const) {
-      const reply = await call<ApiError>(url, method, path, { token: bob.token, body });
+      const reply = await call<ApiError>(api, method, path, { token: bob.token, body });
       expect(reply.status, path).toBe(404);
       expect(reply.body.error.code).toBe('NOT_FOUND');
     }
@@ -192,12 +192,12 @@ describe('a play', () => {
     expect(reuse.status).toBe(409);
     expect(reuse.body.error.code).toBe('PLAY_ID_REUSED');
     expect(databaseDump(server.sqlite)).toBe(before);
-    const bobs = await call<PlaysPage>(url, 'GET', '/api/plays', { token: bob.token });
+    const bobs = await call<PlaysPage>(api, 'GET', '/api/plays', { token: bob.token });
     expect(bobs.body.plays).toEqual([]);
   });
 
   it('refuses a stake the balance cannot pay, before any debit', async () => {
-    const { token, playerId } = await demoSession(url);
+    const { token, playerId } = await demoSession(api);
     await testBook(server.store).setBalance(playerId, 150, new Date());
     const before = databaseDump(server.sqlite);
     const reply = await play(token, 200);
@@ -209,7 +209,7 @@ describe('a play', () => {
 
 describe('idempotency', () => {
   it('the same playId twice in sequence is one play and one debit', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const playId = newPlayId();
     const first = await play(token, 100, playId);
     const dump = databaseDump(server.sqlite);
@@ -225,13 +225,13 @@ describe('idempotency', () => {
   });
 
   it('the same playId sent concurrently is one play and one debit', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const playId = newPlayId();
     const replies = await Promise.all(Array.from({ length: 20 }, () => play(token, 500, playId)));
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
     const plays = new Set(replies.map((r) => JSON.stringify(r.body.play)));
     expect(plays.size).toBe(1);
-    const history = await call<PlaysPage>(url, 'GET', '/api/plays', { token });
+    const history = await call<PlaysPage>(api, 'GET', '/api/plays', { token });
     expect(history.body.plays).toHaveLength(1);
     const debits = server.sqlite.db
       .prepare(`SELECT COUNT(*) AS n FROM entries WHERE play_id = ? AND kind = 'stake' AND amount_cents < 0`)
@@ -240,7 +240,7 @@ describe('idempotency', () => {
   });
 
   it('the same playId with another stake is PLAY_ID_REUSED and changes nothing', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const playId = newPlayId();
     await play(token, 100, playId);
     const before = databaseDump(server.sqlite);
@@ -254,7 +254,7 @@ describe('idempotency', () => {
 describe('bad input changes nothing', () => {
   let token: string;
   beforeAll(async () => {
-    token = (await demoSession(url)).token;
+    token = (await demoSession(api)).token;
   });
 
   async function expectRefused(
@@ -286,7 +286,7 @@ describe('bad input changes nothing', () => {
   it('stake 1e309 (Infinity once parsed)', async () => {
     const playId = newPlayId();
     await expectRefused(
-      () => call(url, 'POST', '/api/plays', { token, raw: `{"stakeCents":1e309,"playId":"${playId}"}` }),
+      () => call(api, 'POST', '/api/plays', { token, raw: `{"stakeCents":1e309,"playId":"${playId}"}` }),
       400,
       'INVALID_INPUT',
     );
@@ -294,37 +294,37 @@ describe('bad input changes nothing', () => {
 
   it('missing stake, missing playId, empty body', async () => {
     await expectRefused(
-      () => call(url, 'POST', '/api/plays', { token, body: { playId: newPlayId() } }),
+      () => call(api, 'POST', '/api/plays', { token, body: { playId: newPlayId() } }),
       400,
       'INVALID_INPUT',
     );
     await expectRefused(
-      () => call(url, 'POST', '/api/plays', { token, body: { stakeCents: 100 } }),
+      () => call(api, 'POST', '/api/plays', { token, body: { stakeCents: 100 } }),
       400,
       'INVALID_INPUT',
     );
-    await expectRefused(() => call(url, 'POST', '/api/plays', { token, raw: '' }), 400, 'INVALID_INPUT');
-    await expectRefused(() => call(url, 'POST', '/api/plays', { token, body: null }), 400, 'INVALID_INPUT');
+    await expectRefused(() => call(api, 'POST', '/api/plays', { token, raw: '' }), 400, 'INVALID_INPUT');
+    await expectRefused(() => call(api, 'POST', '/api/plays', { token, body: null }), 400, 'INVALID_INPUT');
   });
 
   it('extra fields', async () => {
     await expectRefused(
       () =>
-        call(url, 'POST', '/api/plays', { token, body: { stakeCents: 100, playId: newPlayId(), winCents: 2_000_000 } }),
+        call(api, 'POST', '/api/plays', { token, body: { stakeCents: 100, playId: newPlayId(), winCents: 2_000_000 } }),
       400,
       'INVALID_INPUT',
     );
-    await expectRefused(() => call(url, 'POST', '/api/session', { body: { balanceCents: 1e6 } }), 400, 'INVALID_INPUT');
+    await expectRefused(() => call(api, 'POST', '/api/session', { body: { balanceCents: 1e6 } }), 400, 'INVALID_INPUT');
   });
 
   it('a 1 MB body', async () => {
     const big = JSON.stringify({ stakeCents: 100, playId: newPlayId(), pad: 'x'.repeat(1024 * 1024) });
-    await expectRefused(() => call(url, 'POST', '/api/plays', { token, raw: big }), 413, 'INVALID_INPUT');
+    await expectRefused(() => call(api, 'POST', '/api/plays', { token, raw: big }), 413, 'INVALID_INPUT');
   });
 
   it('malformed JSON', async () => {
     await expectRefused(
-      () => call(url, 'POST', '/api/plays', { token, raw: '{"stakeCents": 100,' }),
+      () => call(api, 'POST', '/api/plays', { token, raw: '{"stakeCents": 100,' }),
       400,
       'INVALID_INPUT',
     );
@@ -333,13 +333,13 @@ describe('bad input changes nothing', () => {
   it('wrong content type', async () => {
     const body = JSON.stringify({ stakeCents: 100, playId: newPlayId() });
     await expectRefused(
-      () => call(url, 'POST', '/api/plays', { token, raw: body, contentType: 'text/plain' }),
+      () => call(api, 'POST', '/api/plays', { token, raw: body, contentType: 'text/plain' }),
       415,
       'INVALID_INPUT',
     );
     await expectRefused(
       () =>
-        call(url, 'POST', '/api/plays', {
+        call(api, 'POST', '/api/plays', {
           token,
           raw: 'stakeCents=100',
           contentType: 'application/x-www-form-urlencoded',
@@ -374,9 +374,9 @@ describe('bad input changes nothing', () => {
   });
 
   it('a non-UUID play id in the path', async () => {
-    await expectRefused(() => call(url, 'GET', '/api/plays/not-a-uuid', { token }), 400, 'INVALID_INPUT');
+    await expectRefused(() => call(api, 'GET', '/api/plays/not-a-uuid', { token }), 400, 'INVALID_INPUT');
     await expectRefused(
-      () => call(url, 'POST', '/api/plays/1234/progress', { token, body: { launched: [true, true, true, true] } }),
+      () => call(api, 'POST', '/api/plays/1234/progress', { token, body: { launched: [true, true, true, true] } }),
       400,
       'INVALID_INPUT',
     );
@@ -386,29 +386,29 @@ describe('bad input changes nothing', () => {
     const { play: p } = (await play(token, 100)).body;
     for (const launched of [[true], [true, true, true, 'yes'], 'all', [1, 0, 0, 0], [true, true, true, true, true]]) {
       await expectRefused(
-        () => call(url, 'POST', `/api/plays/${p.playId}/progress`, { token, body: { launched } }),
+        () => call(api, 'POST', `/api/plays/${p.playId}/progress`, { token, body: { launched } }),
         400,
         'INVALID_INPUT',
       );
     }
     await expectRefused(
-      () => call(url, 'POST', `/api/plays/${p.playId}/finish`, { token, body: { x: 1 } }),
+      () => call(api, 'POST', `/api/plays/${p.playId}/finish`, { token, body: { x: 1 } }),
       400,
       'INVALID_INPUT',
     );
     for (const q of ['limit=0', 'limit=101', 'limit=ten', 'limit=1.5', 'before=abc', 'order=asc']) {
-      await expectRefused(() => call(url, 'GET', `/api/plays?${q}`, { token }), 400, 'INVALID_INPUT');
+      await expectRefused(() => call(api, 'GET', `/api/plays?${q}`, { token }), 400, 'INVALID_INPUT');
     }
   });
 
   it('an unknown route', async () => {
-    await expectRefused(() => call(url, 'GET', '/api/nothing-here', { token }), 404, 'NOT_FOUND');
+    await expectRefused(() => call(api, 'GET', '/api/nothing-here', { token }), 404, 'NOT_FOUND');
   });
 });
 
 describe('security', () => {
   it('sends the CSP with the portal origins as frame ancestors, and no-store on the API', async () => {
-    const reply = await call(url, 'GET', '/api/health');
+    const reply = await call(api, 'GET', '/api/health');
     expect(reply.status).toBe(200);
     const csp = reply.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'self'");
@@ -419,7 +419,7 @@ describe('security', () => {
   });
 
   it('has no test routes without SPINCAKE_TEST_MODE', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const before = databaseDump(server.sqlite);
     for (const [path, body] of [
       ['/api/test/fixture', { pair: 'x20000' }],
@@ -427,7 +427,7 @@ describe('security', () => {
       ['/api/test/balance', { balanceCents: 1_000_000 }],
       ['/api/test/sales', { open: false }],
     ] as const) {
-      const reply = await call<ApiError>(url, 'POST', path, { token, body });
+      const reply = await call<ApiError>(api, 'POST', path, { token, body });
       expect(reply.status, path).toBe(404);
       expect(reply.body.error.code).toBe('NOT_FOUND');
     }

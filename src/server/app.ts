@@ -4,6 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { HealthResponseSchema, type ApiError as ApiErrorBody, type HealthResponse } from '../contract/api.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
 import type { ServerConfig } from './config.ts';
+import { apiServer } from './http/apiServer.ts';
 import { registerSessionReader } from './http/auth.ts';
 import { registerClientFiles } from './http/clientFiles.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
@@ -197,21 +198,22 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...(counters ? { store: sharedRateLimitStore(counters) } : {}),
   });
 
-  app.get(
+  const api = apiServer(app);
+  api.get(
     '/api/health',
     { schema: { response: { 200: HealthResponseSchema } } },
     async (): Promise<HealthResponse> => ({ ok: true }),
   );
-  registerHealthRoutes(app, context);
-  registerClientConfigRoute(app, context);
-  registerSessionRoutes(app, context);
-  registerAccountRoutes(app, context);
-  registerPlayRoutes(app, context);
-  registerBlockRoutes(app, context);
-  registerTransparencyRoutes(app, deps.publication.log);
+  registerHealthRoutes(api, context);
+  registerClientConfigRoute(api, context);
+  registerSessionRoutes(api, context);
+  registerAccountRoutes(api, context);
+  registerPlayRoutes(api, context);
+  registerBlockRoutes(api, context);
+  registerTransparencyRoutes(api, deps.publication.log);
   // Any other /api/ path, `..` in it or not, is no route of the API (not a file to look for).
   app.all('/api/*', async (request, reply) => reply.code(404).send(noRoute(request)));
-  for (const extension of extensions) extension.register?.(app, context);
+  for (const extension of extensions) extension.register?.(api, context);
 
   if (fs.existsSync(config.clientDir)) {
     await registerClientFiles(app, config.clientDir);

@@ -1,27 +1,27 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiError } from '../contract/api.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { call, startTestServer, type TestServer } from './testing/harness.ts';
+import { build, call, type TestApp } from './testing/harness.ts';
 
 /**
  * The edge as an operator runs it: behind proxies (TRUST_PROXY), the limits see each
  * client's address; opening sessions is limited per address and in all.
  */
 describe('the edge', () => {
-  let server: TestServer | null = null;
+  let server: TestApp | null = null;
   afterEach(async () => {
     await server?.close();
     server = null;
   });
 
   const open = (from?: string) =>
-    call<ApiError>(server!.url, 'POST', '/api/session', {
+    call<ApiError>(server!.app, 'POST', '/api/session', {
       body: {},
       headers: from ? { 'x-forwarded-for': from } : {},
     });
 
   it('limits new sessions per address (SESSION_CREATE_PER_MINUTE)', async () => {
-    server = await startTestServer({ SESSION_CREATE_PER_MINUTE: '3' });
+    server = await build({ SESSION_CREATE_PER_MINUTE: '3' });
     for (let i = 0; i < 3; i++) expect((await open()).status).toBe(200);
     const refused = await open();
     expect(refused.status).toBe(429);
@@ -30,7 +30,7 @@ describe('the edge', () => {
   });
 
   it('behind a trusted proxy, each client has its own budget; an untrusted X-Forwarded-For is ignored', async () => {
-    server = await startTestServer({ SESSION_CREATE_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1' });
+    server = await build({ SESSION_CREATE_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1' });
     for (const client of ['203.0.113.5', '203.0.113.6']) {
       expect((await open(client)).status).toBe(200);
       expect((await open(client)).status).toBe(200);
@@ -38,14 +38,14 @@ describe('the edge', () => {
     expect((await open('203.0.113.5')).status).toBe(429);
     await server.close();
     // Without TRUST_PROXY, the header is anybody's to write: every request counts for the socket's address.
-    server = await startTestServer({ SESSION_CREATE_PER_MINUTE: '2' });
+    server = await build({ SESSION_CREATE_PER_MINUTE: '2' });
     expect((await open('203.0.113.5')).status).toBe(200);
     expect((await open('203.0.113.6')).status).toBe(200);
     expect((await open('203.0.113.7')).status).toBe(429);
   });
 
   it('limits new sessions in all (SESSION_CREATE_TOTAL_PER_MINUTE)', async () => {
-    server = await startTestServer({ TRUST_PROXY: '127.0.0.0/8', SESSION_CREATE_TOTAL_PER_MINUTE: '4' });
+    server = await build({ TRUST_PROXY: '127.0.0.0/8', SESSION_CREATE_TOTAL_PER_MINUTE: '4' });
     for (let i = 0; i < 4; i++) expect((await open(`198.51.100.${i}`)).status).toBe(200);
     const refused = await open('198.51.100.99');
     expect(refused.status).toBe(429);

@@ -7,7 +7,7 @@ import { blockLotTable, formatCents, type StakeCents } from '../rules/index.ts';
 import { salesReport, type StakeReport } from './salesReport.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
-import { addTestBlocks, call, demoSession, newPlayId, startTestServer, tempDataDir } from './testing/harness.ts';
+import { addTestBlocks, build, call, demoSession, newPlayId, tempDataDir } from './testing/harness.ts';
 import { runOps } from './testing/opsCli.ts';
 import { testBook } from './testing/testBook.ts';
 
@@ -105,16 +105,16 @@ describe('npm run ops -- report', () => {
 
 describe('npm run ops -- backup', () => {
   it('copies the database while plays go on; the copy restores and passes audit:ledger', async () => {
-    const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    const server = await build({ RATE_LIMIT_PER_MINUTE: '1000000' });
     const backupDir = newDir();
     const backup = path.join(backupDir, 'copy.sqlite');
     let stop = false;
     let acknowledged = 0;
     try {
-      const clients = await Promise.all(Array.from({ length: 4 }, () => demoSession(server.url)));
+      const clients = await Promise.all(Array.from({ length: 4 }, () => demoSession(server.app)));
       const selling = clients.map(async ({ token }) => {
         while (!stop) {
-          const reply = await call<PlayResponse>(server.url, 'POST', '/api/plays', {
+          const reply = await call<PlayResponse>(server.app, 'POST', '/api/plays', {
             token,
             body: { stakeCents: 100, playId: newPlayId() },
           });

@@ -5,24 +5,24 @@ import { commitBlock, type Block } from '../emission/index.ts';
 import { verifyTicketProof } from '../proofs/index.ts';
 import { nodeSha256 } from '../transparency/nodeSha256.ts';
 import { testBlocks } from './testing/blockCache.ts';
-import { call, databaseDump, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
+import { build, call, databaseDump, demoSession, newPlayId, type TestApp } from './testing/harness.ts';
 import { testBook } from './testing/testBook.ts';
 
-let s: TestServer;
+let s: TestApp;
 let blocks: Block[];
 beforeAll(async () => {
   // Portal sessions on: real blocks on sale beside the demo ones, each pool's listed.
-  s = await startTestServer({ SPINCAKE_TEST_MODE: '1', PORTAL_SECRET: 'portal-secret-for-the-proofs-test-0123456789' });
+  s = await build({ SPINCAKE_TEST_MODE: '1', PORTAL_SECRET: 'portal-secret-for-the-proofs-test-0123456789' });
   blocks = (await testBlocks()).map((b) => b.block);
 });
 afterAll(async () => {
   await s?.close();
 });
 
-const listBlocks = () => call<BlocksResponse>(s.url, 'GET', '/api/blocks');
+const listBlocks = () => call<BlocksResponse>(s.app, 'GET', '/api/blocks');
 
 async function playOne(token: string, stakeCents: number) {
-  const reply = await call<PlayResponse>(s.url, 'POST', '/api/plays', {
+  const reply = await call<PlayResponse>(s.app, 'POST', '/api/plays', {
     token,
     body: { stakeCents, playId: newPlayId() },
   });
@@ -58,7 +58,7 @@ describe('GET /api/blocks', () => {
   }, 240_000); // each block's commitment computed again in this thread: seconds each
 
   it('refuses a query string with a reason', async () => {
-    const reply = await call<ApiError>(s.url, 'GET', '/api/blocks?seed=1');
+    const reply = await call<ApiError>(s.app, 'GET', '/api/blocks?seed=1');
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_INPUT');
   });
@@ -66,9 +66,9 @@ describe('GET /api/blocks', () => {
 
 describe('GET /api/plays/:playId/proof', () => {
   it('proves a sold unit against the published root, and shows neither the seed nor another unit', async () => {
-    const { token } = await demoSession(s.url);
+    const { token } = await demoSession(s.app);
     const play = await playOne(token, 200);
-    const reply = await call<TicketProofResponse>(s.url, 'GET', `/api/plays/${play.playId}/proof`, { token });
+    const reply = await call<TicketProofResponse>(s.app, 'GET', `/api/plays/${play.playId}/proof`, { token });
     expect(reply.status).toBe(200);
     const published = (await listBlocks()).body.blocks.find((b) => b.id === reply.body.blockId)!;
     expect(published.stakeCents).toBe(200);
@@ -80,16 +80,16 @@ describe('GET /api/plays/:playId/proof', () => {
   });
 
   it('answers only for the player’s own block plays, with a reason, and changes nothing', async () => {
-    const alice = await demoSession(s.url);
-    const bob = await demoSession(s.url);
+    const alice = await demoSession(s.app);
+    const bob = await demoSession(s.app);
     const play = await playOne(alice.token, 100);
     // A test fixture comes from no block: it has nothing to prove.
-    const fixture = await call(s.url, 'POST', '/api/test/fixture', { token: alice.token, body: { pair: 'x7' } });
+    const fixture = await call(s.app, 'POST', '/api/test/fixture', { token: alice.token, body: { pair: 'x7' } });
     expect(fixture.status).toBe(200);
     const fixturePlay = await playOne(alice.token, 100);
     const before = databaseDump(s.sqlite);
     const proof = (token: string | undefined, playId: string) =>
-      call<ApiError>(s.url, 'GET', `/api/plays/${playId}/proof`, token === undefined ? {} : { token });
+      call<ApiError>(s.app, 'GET', `/api/plays/${playId}/proof`, token === undefined ? {} : { token });
 
     const other = await proof(bob.token, play.playId);
     expect([other.status, other.body.error.code]).toEqual([404, 'NOT_FOUND']);
@@ -109,7 +109,7 @@ describe('GET /api/plays/:playId/proof', () => {
   it('publishes the seed once the block is sold out, and it gives the seed hash and the root', async () => {
     const block = blocks[3]!; // 3 €
     await testBook(s.store).forceBlockCursor(block.id, block.header.count - 1);
-    const { token } = await demoSession(s.url);
+    const { token } = await demoSession(s.app);
     await playOne(token, 300);
     const published = (await listBlocks()).body.blocks.find((b) => b.id === block.id)!;
     expect(published.status).toBe('sold-out');

@@ -6,12 +6,12 @@ import type { AccountResponse, ApiError, PlayResponse, SalesWindow } from '../co
 import { auditLedger } from './ledgerAudit.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
-import { call, databaseDump, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
+import { build, call, databaseDump, demoSession, newPlayId, type TestApp } from './testing/harness.ts';
 import { testBook } from './testing/testBook.ts';
 
-const servers: TestServer[] = [];
-async function server(env: Record<string, string> = {}): Promise<TestServer> {
-  const s = await startTestServer(env);
+const servers: TestApp[] = [];
+async function server(env: Record<string, string> = {}): Promise<TestApp> {
+  const s = await build(env);
   servers.push(s);
   return s;
 }
@@ -19,19 +19,19 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-function play(s: TestServer, token: string, stakeCents: number, playId = newPlayId()) {
-  return call<PlayResponse & ApiError>(s.url, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
+function play(s: TestApp, token: string, stakeCents: number, playId = newPlayId()) {
+  return call<PlayResponse & ApiError>(s.app, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
 }
 
 /** The sold (block, position) of each play, straight from the database. */
-function soldPositions(s: TestServer, playIds: string[]): Map<string, { blockId: string; position: number }> {
+function soldPositions(s: TestApp, playIds: string[]): Map<string, { blockId: string; position: number }> {
   const rows = s.sqlite.db
     .prepare(`SELECT play_id, block_id, position FROM plays WHERE play_id IN (${playIds.map(() => '?').join(',')})`)
     .all(...playIds) as { play_id: string; block_id: string; position: number }[];
   return new Map(rows.map((r) => [r.play_id, { blockId: r.block_id, position: r.position }]));
 }
 
-async function audit(s: TestServer) {
+async function audit(s: TestApp) {
   // A second connection, as `npm run audit:ledger` would open against a live server.
   const library = await testLibrary();
   const store = SqliteStore.atFile(path.join(s.dataDir, SQLITE_FILE_NAME), library);
@@ -75,7 +75,7 @@ describe('concurrency', () => {
     const block = blocks[0]!;
     const { start, balanceCents } = startPayingForExactly50(block);
     await testBook(s.store).forceBlockCursor(block.id, start);
-    const { token, playerId } = await demoSession(s.url);
+    const { token, playerId } = await demoSession(s.app);
     await testBook(s.store).setBalance(playerId, balanceCents, new Date());
 
     const replies = await Promise.all(Array.from({ length: 200 }, () => play(s, token, 100)));
@@ -104,7 +104,7 @@ describe('blocks', () => {
     const s = await server();
     const [first, second] = blocks as [Block, Block];
     await testBook(s.store).forceBlockCursor(first.id, first.header.count - 3);
-    const { token } = await demoSession(s.url);
+    const { token } = await demoSession(s.app);
     const replies = await Promise.all(Array.from({ length: 6 }, () => play(s, token, 100)));
     expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
     const sold = soldPositions(
@@ -145,29 +145,29 @@ describe('blocks', () => {
     const s = await server();
     const block = blocks.find((b) => b.header.stakeCents === 200)!;
     await testBook(s.store).forceBlockCursor(block.id, block.header.count - 1);
-    const { token } = await demoSession(s.url);
+    const { token } = await demoSession(s.app);
     expect((await play(s, token, 200)).status).toBe(200);
     const before = databaseDump(s.sqlite);
     const reply = await play(s, token, 200);
     expect(reply.status).toBe(409);
     expect(reply.body.error.code).toBe('SOLD_OUT');
     expect(databaseDump(s.sqlite)).toBe(before);
-    const account = await call<AccountResponse>(s.url, 'GET', '/api/account', { token });
+    const account = await call<AccountResponse>(s.app, 'GET', '/api/account', { token });
     expect(account.body.stakes.find((x) => x.stakeCents === 200)!.onSale).toBe(false);
     expect(account.body.stakes.find((x) => x.stakeCents === 100)!.onSale).toBe(true);
   });
 });
 
 describe('test mode', () => {
-  let s: TestServer;
+  let s: TestApp;
   let token: string;
   beforeAll(async () => {
     s = await server({ SPINCAKE_TEST_MODE: '1' });
-    token = (await demoSession(s.url)).token;
+    token = (await demoSession(s.app)).token;
   });
 
   it('a fixture makes the next play that pair, once, through the ledger', async () => {
-    expect((await call(s.url, 'POST', '/api/test/fixture', { token, body: { pair: 'x20000' } })).status).toBe(200);
+    expect((await call(s.app, 'POST', '/api/test/fixture', { token, body: { pair: 'x20000' } })).status).toBe(200);
     const jackpot = await play(s, token, 100);
     expect(jackpot.status).toBe(200);
     expect(jackpot.body.play.jeu1).toEqual({ bells: 4, winCents: 1_000_000 });
@@ -187,20 +187,20 @@ describe('test mode', () => {
 
   it('a fixture with a seed lays its unit out the same way every time (visual baselines)', async () => {
     const seeded = async () => {
-      await call(s.url, 'POST', '/api/test/fixture', { token, body: { pair: 'x7', seed: 'visual-x7' } });
+      await call(s.app, 'POST', '/api/test/fixture', { token, body: { pair: 'x7', seed: 'visual-x7' } });
       return (await play(s, token, 100)).body.play.wheels;
     };
     const first = await seeded();
     expect(await seeded()).toEqual(first);
-    await call(s.url, 'POST', '/api/test/fixture', { token, body: { pair: 'x7', seed: 'another seed' } });
+    await call(s.app, 'POST', '/api/test/fixture', { token, body: { pair: 'x7', seed: 'another seed' } });
     expect((await play(s, token, 100)).body.play.wheels).not.toEqual(first);
   });
 
   it('a refused play keeps the fixture for the next one', async () => {
-    await call(s.url, 'POST', '/api/test/fixture', { token, body: { pair: 'lose' } });
-    await call(s.url, 'POST', '/api/test/balance', { token, body: { balanceCents: 50 } });
+    await call(s.app, 'POST', '/api/test/fixture', { token, body: { pair: 'lose' } });
+    await call(s.app, 'POST', '/api/test/balance', { token, body: { balanceCents: 50 } });
     expect((await play(s, token, 100)).status).toBe(402);
-    const balance = await call<{ balanceCents: number }>(s.url, 'POST', '/api/test/balance', {
+    const balance = await call<{ balanceCents: number }>(s.app, 'POST', '/api/test/balance', {
       token,
       body: { balanceCents: 1000 },
     });
@@ -221,17 +221,17 @@ describe('test mode', () => {
       ['/api/test/sales', { open: false, opensAt: 'next tuesday' }],
       ['/api/test/sales', { open: false, opensAt: '2026-07-01T08:00:00Z', closesAt: '2026-06-01T08:00:00Z' }],
     ] as const) {
-      const reply = await call<ApiError>(s.url, 'POST', route, { token, body });
+      const reply = await call<ApiError>(s.app, 'POST', route, { token, body });
       expect(reply.status, route).toBe(400);
       expect(reply.body.error.code).toBe('INVALID_INPUT');
     }
-    const noSession = await call<ApiError>(s.url, 'POST', '/api/test/fixture', { body: { pair: 'x1' } });
+    const noSession = await call<ApiError>(s.app, 'POST', '/api/test/fixture', { body: { pair: 'x1' } });
     expect(noSession.status).toBe(401);
   });
 
   it('closes sales with a message; an existing play still replays and history stays readable', async () => {
     const done = await play(s, token, 100);
-    const closed = await call<SalesWindow>(s.url, 'POST', '/api/test/sales', {
+    const closed = await call<SalesWindow>(s.app, 'POST', '/api/test/sales', {
       body: { open: false, message: 'Maintenance jusqu’à 14 h.' },
     });
     expect(closed.body).toEqual({ open: false, opensAt: null, closesAt: null, message: 'Maintenance jusqu’à 14 h.' });
@@ -243,16 +243,16 @@ describe('test mode', () => {
     const replay = await play(s, token, 100, done.body.play.playId);
     expect(replay.status).toBe(200);
     expect(replay.body.play).toEqual(done.body.play);
-    const account = await call<AccountResponse>(s.url, 'GET', '/api/account', { token });
+    const account = await call<AccountResponse>(s.app, 'GET', '/api/account', { token });
     expect(account.body.sales.open).toBe(false);
     expect(account.body.stakes.every((x) => !x.onSale)).toBe(true);
-    expect((await call(s.url, 'GET', '/api/plays', { token })).status).toBe(200);
-    await call(s.url, 'POST', '/api/test/sales', { body: { open: true } });
+    expect((await call(s.app, 'GET', '/api/plays', { token })).status).toBe(200);
+    await call(s.app, 'POST', '/api/test/sales', { body: { open: true } });
     expect((await play(s, token, 100)).status).toBe(200);
   });
 
   it('closes sales with the window the players are told of (the dates SALES_OPENS_AT / SALES_CLOSES_AT give)', async () => {
-    const closed = await call<SalesWindow>(s.url, 'POST', '/api/test/sales', {
+    const closed = await call<SalesWindow>(s.app, 'POST', '/api/test/sales', {
       body: { open: false, opensAt: '2026-06-01T08:00:00Z', closesAt: '2026-09-30T20:00:00+02:00' },
     });
     expect(closed.body).toMatchObject({
@@ -260,15 +260,15 @@ describe('test mode', () => {
       opensAt: '2026-06-01T08:00:00.000Z',
       closesAt: '2026-09-30T18:00:00.000Z',
     });
-    const account = await call<AccountResponse>(s.url, 'GET', '/api/account', { token });
+    const account = await call<AccountResponse>(s.app, 'GET', '/api/account', { token });
     expect(account.body.sales).toEqual(closed.body);
     // Without dates, the configured window again (none here).
-    const reopened = await call<SalesWindow>(s.url, 'POST', '/api/test/sales', { body: { open: true } });
+    const reopened = await call<SalesWindow>(s.app, 'POST', '/api/test/sales', { body: { open: true } });
     expect(reopened.body).toEqual({ open: true, opensAt: null, closesAt: null, message: '' });
   });
 
   it('exhausts a stake: SOLD_OUT, nothing debited', async () => {
-    expect((await call(s.url, 'POST', '/api/test/exhaust', { body: { stakeCents: 300 } })).status).toBe(200);
+    expect((await call(s.app, 'POST', '/api/test/exhaust', { body: { stakeCents: 300 } })).status).toBe(200);
     const before = databaseDump(s.sqlite);
     const reply = await play(s, token, 300);
     expect(reply.body.error.code).toBe('SOLD_OUT');
@@ -276,7 +276,7 @@ describe('test mode', () => {
   });
 
   it('leaves a ledger that passes the audit, which catches tampering', async () => {
-    await call(s.url, 'POST', '/api/test/balance', { token, body: { balanceCents: 100_000 } });
+    await call(s.app, 'POST', '/api/test/balance', { token, body: { balanceCents: 100_000 } });
     for (let i = 0; i < 20; i++) expect((await play(s, token, [100, 200, 500][i % 3]!)).status).toBe(200);
     const report = await audit(s);
     expect(report.problems).toEqual([]);
@@ -335,11 +335,11 @@ describe('sales window from the configuration', () => {
       SALES_OPENS_AT: '2999-01-01T00:00:00Z',
       SALES_CLOSED_MESSAGE: 'Ouverture le 1er janvier 2999.',
     });
-    const { token } = await demoSession(s.url);
+    const { token } = await demoSession(s.app);
     const reply = await play(s, token, 100);
     expect(reply.status).toBe(403);
     expect(reply.body.error).toEqual({ code: 'SALES_CLOSED', message: 'Ouverture le 1er janvier 2999.' });
-    const account = await call<AccountResponse>(s.url, 'GET', '/api/account', { token });
+    const account = await call<AccountResponse>(s.app, 'GET', '/api/account', { token });
     expect(account.body.sales).toEqual({
       open: false,
       opensAt: '2999-01-01T00:00:00.000Z',
@@ -352,16 +352,16 @@ describe('sales window from the configuration', () => {
 describe('rate limiting', () => {
   it('limits each session on its own, with RATE_LIMITED', async () => {
     const s = await server({ RATE_LIMIT_PER_MINUTE: '5' });
-    const alice = await demoSession(s.url);
-    const bob = await demoSession(s.url);
+    const alice = await demoSession(s.app);
+    const bob = await demoSession(s.app);
     for (let i = 0; i < 5; i++)
-      expect((await call(s.url, 'GET', '/api/account', { token: alice.token })).status).toBe(200);
-    const limited = await call<ApiError>(s.url, 'GET', '/api/account', { token: alice.token });
+      expect((await call(s.app, 'GET', '/api/account', { token: alice.token })).status).toBe(200);
+    const limited = await call<ApiError>(s.app, 'GET', '/api/account', { token: alice.token });
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('RATE_LIMITED');
     const before = databaseDump(s.sqlite);
     expect((await play(s, alice.token, 100)).status).toBe(429);
     expect(databaseDump(s.sqlite)).toBe(before);
-    expect((await call(s.url, 'GET', '/api/account', { token: bob.token })).status).toBe(200);
+    expect((await call(s.app, 'GET', '/api/account', { token: bob.token })).status).toBe(200);
   });
 });

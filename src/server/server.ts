@@ -5,7 +5,9 @@ import { DemoBlocks } from './blocks/demoBlocks.ts';
 import type { ServerConfig } from './config.ts';
 import type { AppContext, AppExtension } from './http/context.ts';
 import { ensurePrivateDataDir } from './dataFiles.ts';
-import { serveMetrics } from './metrics/metricsServer.ts';
+import type { Connections } from './http/connections.ts';
+import { serveMetrics, type MetricsServer } from './metrics/metricsServer.ts';
+import type { ServerMetrics } from './metrics/serverMetrics.ts';
 import { SaleRoots } from './sale/roots.ts';
 import type { SessionKeyring } from './sessions/sessionKeys.ts';
 import { openStore } from './store/openStore.ts';
@@ -53,7 +55,20 @@ export interface StartOptions {
   sessionKeys?: SessionKeyring;
 }
 
-export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+/**
+ * The server's parts, assembled as `startServer` assembles them, but not listening: the
+ * app answers `app.inject` (tests of the API's behaviour need no socket).
+ */
+export interface AssembledServer extends Omit<RunningServer, 'url' | 'metricsUrl' | 'close'> {
+  connections: Connections;
+  metrics: ServerMetrics | null;
+  /** Closes the app, then the rest in order: demo supply, wallet drainer, log heads, store, log. */
+  close(): Promise<void>;
+  /** What close() does once the app is closed (startServer drains the connections first). */
+  closeAfterApp(): Promise<void>;
+}
+
+export async function assembleServer(config: ServerConfig, options: StartOptions = {}): Promise<AssembledServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const library = options.library ?? new BlockLibrary();
   ensurePrivateDataDir(config.dataDir);
@@ -99,53 +114,34 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       extensions: options.extensions,
       sessionKeys: options.sessionKeys,
     });
-    scheduler = new HeadScheduler(
+    const headScheduler = new HeadScheduler(
       publication,
       () => store.listBlocks(),
       (error) => app.log.warn({ err: error }, 'transparency log: a turn failed; the next one tries again'),
     );
-    scheduler.start();
-    const address = await app.listen({ port: config.port, host: config.host });
-    const { metrics: metricsAt } = config;
-    const metricsServer =
-      metrics && metricsAt
-        ? await serveMetrics(metrics.registry, metricsAt.port, metricsAt.host).catch(async (error) => {
-            await app.close();
-            throw new Error(`cannot serve metrics on port ${metricsAt.port}: ${(error as Error).message}`);
-          })
-        : null;
+    scheduler = headScheduler;
+    headScheduler.start();
     // Every instance sends the wins and rollbacks owed, those of a crashed one included.
     context.wallet?.drainer.start();
-    const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
-    let closing: Promise<ClosedServer> | null = null;
+    const closeAfterApp = async () => {
+      demoBlocks?.close();
+      await context.wallet?.drainer.stop();
+      await headScheduler.stop();
+      await store.close();
+      await transparency.close();
+    };
     return {
       app,
       context,
       store,
       library,
       demoBlocks,
-      url,
-      metricsUrl: metricsServer?.url ?? null,
-      close: () => {
-        // In-flight requests finish (and their plays commit) before the database closes.
-        closing ??= (async () => {
-          connections.startDrain();
-          let cut = 0;
-          const deadline = setTimeout(() => (cut = connections.cutAll()), config.limits.shutdownDrainSeconds * 1000);
-          try {
-            await app.close();
-          } finally {
-            clearTimeout(deadline);
-          }
-          await metricsServer?.close();
-          demoBlocks?.close();
-          await context.wallet?.drainer.stop();
-          await scheduler?.stop();
-          await store.close();
-          await transparency.close();
-          return { cut };
-        })();
-        return closing;
+      connections,
+      metrics,
+      closeAfterApp,
+      close: async () => {
+        await app.close();
+        await closeAfterApp();
       },
     };
   } catch (error) {
@@ -154,4 +150,51 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await transparency.close();
     throw error;
   }
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const assembled = await assembleServer(config, options);
+  const { app, connections, metrics } = assembled;
+  let metricsServer: MetricsServer | null = null;
+  let url: string;
+  try {
+    const address = await app.listen({ port: config.port, host: config.host });
+    url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+    const { metrics: metricsAt } = config;
+    if (metrics && metricsAt) {
+      metricsServer = await serveMetrics(metrics.registry, metricsAt.port, metricsAt.host).catch((error) => {
+        throw new Error(`cannot serve metrics on port ${metricsAt.port}: ${(error as Error).message}`);
+      });
+    }
+  } catch (error) {
+    await assembled.close();
+    throw error;
+  }
+  let closing: Promise<ClosedServer> | null = null;
+  return {
+    app,
+    context: assembled.context,
+    store: assembled.store,
+    library: assembled.library,
+    demoBlocks: assembled.demoBlocks,
+    url,
+    metricsUrl: metricsServer?.url ?? null,
+    close: () => {
+      // In-flight requests finish (and their plays commit) before the database closes.
+      closing ??= (async () => {
+        connections.startDrain();
+        let cut = 0;
+        const deadline = setTimeout(() => (cut = connections.cutAll()), config.limits.shutdownDrainSeconds * 1000);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(deadline);
+        }
+        await metricsServer?.close();
+        await assembled.closeAfterApp();
+        return { cut };
+      })();
+      return closing;
+    },
+  };
 }

@@ -1,7 +1,5 @@
 // Tests run in Node: reading the committed files is how we prove the script made them.
-// eslint-disable-next-line no-restricted-imports
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-// eslint-disable-next-line no-restricted-imports
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {

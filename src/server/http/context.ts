@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { BlockLibrary } from '../blocks/blockLibrary.ts';
 import type { ServerConfig } from '../config.ts';
+import type { ApiServer } from './apiServer.ts';
 import type { SaleRoom } from '../sale/saleRoom.ts';
 import type { Sales } from '../sales.ts';
 import type { SessionKeyring } from '../sessions/sessionKeys.ts';
@@ -39,5 +39,5 @@ export interface AppExtension {
   /** Wraps the store the routes use (the server keeps the store it opened, to close it). */
   wrapStore?(store: Store): Store;
   /** Adds routes, with the context the API's routes share. */
-  register?(app: FastifyInstance, ctx: AppContext): void;
+  register?(app: ApiServer, ctx: AppContext): void;
 }

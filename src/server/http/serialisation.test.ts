@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
@@ -57,7 +58,7 @@ const PLAY_JSON =
   '],"jeu1":{"bells":3,"winCents":1000},"jeu2":{"points":1250,"winCents":400},"winCents":1400,' +
   '"balanceBeforeCents":10000,"balanceAfterCents":11200,"launched":[true,false,true,false],"finished":false}';
 
-async function serialise(schema: object, body: unknown, status = 200): Promise<string> {
+async function serialise(schema: TSchema, body: unknown, status: 200 | 400 = 200): Promise<string> {
   const app = Fastify();
   app.get('/', { schema: { response: withErrors(schema, 400) } }, async (_request, reply) =>
     reply.code(status).send(body),

@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { AccountResponseSchema, NoQuerySchema, type AccountResponse } from '../../contract/api.ts';
 import { STAKES_CENTS } from '../../rules/index.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
 import { playView } from '../http/playView.ts';
 
-export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerAccountRoutes(app: ApiServer, ctx: AppContext): void {
   app.get(
     '/api/account',
     {

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { BlocksResponseSchema, NoQuerySchema, type BlockSaleStatus, type BlocksResponse } from '../../contract/api.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import type { AppContext } from '../http/context.ts';
 import { withErrors } from '../http/schemas.ts';
 import type { BlockRecord } from '../store/types.ts';
@@ -15,7 +15,7 @@ function saleStatus(block: BlockRecord): BlockSaleStatus {
  * first sale, and its seed once nothing of it is left to sell — never before, or the
  * seed would tell every unit still on sale.
  */
-export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerBlockRoutes(app: ApiServer, ctx: AppContext): void {
   app.get(
     '/api/blocks',
     { schema: { querystring: NoQuerySchema, response: withErrors(BlocksResponseSchema, 400, 429) } },

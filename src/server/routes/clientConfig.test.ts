@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiError, ClientConfigResponse } from '../../contract/api.ts';
-import { call, startTestServer, type TestServer } from '../testing/harness.ts';
+import { build, call, type TestApp } from '../testing/harness.ts';
 
-let server: TestServer | undefined;
+let server: TestApp | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -10,11 +10,11 @@ afterEach(async () => {
 
 describe('GET /api/client-config', () => {
   it('tells the portal origins and demo mode, without a session', async () => {
-    server = await startTestServer({
+    server = await build({
       PORTAL_ORIGINS: 'https://portal.example, http://localhost:8090',
       DEMO_MODE: 'off',
     });
-    const reply = await call<ClientConfigResponse>(server.url, 'GET', '/api/client-config');
+    const reply = await call<ClientConfigResponse>(server.app, 'GET', '/api/client-config');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ portalOrigins: ['https://portal.example', 'http://localhost:8090'], demoMode: false });
     expect(reply.headers.get('cache-control')).toBe('no-store');
@@ -25,14 +25,14 @@ describe('GET /api/client-config', () => {
   });
 
   it('is an empty list with no portal configured', async () => {
-    server = await startTestServer();
-    const reply = await call<ClientConfigResponse>(server.url, 'GET', '/api/client-config');
+    server = await build();
+    const reply = await call<ClientConfigResponse>(server.app, 'GET', '/api/client-config');
     expect(reply.body).toEqual({ portalOrigins: [], demoMode: true });
   });
 
   it('refuses query parameters', async () => {
-    server = await startTestServer();
-    const reply = await call<ApiError>(server.url, 'GET', '/api/client-config?x=1');
+    server = await build();
+    const reply = await call<ApiError>(server.app, 'GET', '/api/client-config?x=1');
     expect(reply.status).toBe(400);
     expect(reply.body.error.code).toBe('INVALID_INPUT');
   });

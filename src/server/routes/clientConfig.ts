@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { ClientConfigResponseSchema, NoQuerySchema, type ClientConfigResponse } from '../../contract/api.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import type { AppContext } from '../http/context.ts';
 import { withErrors } from '../http/schemas.ts';
 
@@ -8,7 +8,7 @@ import { withErrors } from '../http/schemas.ts';
  * portal bridge talks only to these origins (the same ones the CSP's frame-ancestors
  * names, so nothing here is secret). No session needed: the game asks before it has one.
  */
-export function registerClientConfigRoute(app: FastifyInstance, ctx: AppContext): void {
+export function registerClientConfigRoute(app: ApiServer, ctx: AppContext): void {
   app.get(
     '/api/client-config',
     {

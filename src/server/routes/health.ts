@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { HealthResponseSchema, type HealthResponse } from '../../contract/api.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
@@ -9,7 +9,7 @@ import { notReady } from './readiness.ts';
  * Probes for a load balancer or an orchestrator, apart: `live` says the process answers
  * (restart it otherwise); `ready` says it can sell (send it players): see notReady. Not rate limited: probes come often, from one address.
  */
-export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerHealthRoutes(app: ApiServer, ctx: AppContext): void {
   app.get(
     '/api/health/live',
     { config: { rateLimit: false }, schema: { response: { 200: HealthResponseSchema } } },

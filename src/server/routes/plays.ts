@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   EmptyBodySchema,
   PlayIdParamsSchema,
@@ -9,14 +8,11 @@ import {
   ProgressRequestSchema,
   TicketProofSchema,
   type TicketProofResponse,
-  type PlayIdParams,
-  type PlayRequest,
   type PlayResponse,
   type PlaysPage,
-  type PlaysQuery,
-  type ProgressRequest,
 } from '../../contract/api.ts';
 import { TICKET_PROOF_FORMAT } from '../../proofs/index.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -36,8 +32,8 @@ const REFUSALS: Record<BuyRefusal, string> = {
   WALLET_UNAVAILABLE: 'the operator’s wallet did not confirm the stake: nothing was sold; try again',
 };
 
-export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post<{ Body: PlayRequest }>(
+export function registerPlayRoutes(app: ApiServer, ctx: AppContext): void {
+  app.post(
     '/api/plays',
     {
       schema: {
@@ -62,7 +58,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.get<{ Querystring: PlaysQuery }>(
+  app.get(
     '/api/plays',
     { schema: { querystring: PlaysQuerySchema, response: withErrors(PlaysPageSchema, 400, 401, 429) } },
     async (request): Promise<PlaysPage> => {
@@ -79,7 +75,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.get<{ Params: PlayIdParams }>(
+  app.get(
     '/api/plays/:playId',
     { schema: { params: PlayIdParamsSchema, response: withErrors(PlayResponseSchema, 400, 401, 404, 429) } },
     async (request): Promise<PlayResponse> => {
@@ -90,7 +86,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.get<{ Params: PlayIdParams }>(
+  app.get(
     '/api/plays/:playId/proof',
     { schema: { params: PlayIdParamsSchema, response: withErrors(TicketProofSchema, 400, 401, 404, 429) } },
     async (request): Promise<TicketProofResponse> => {
@@ -126,7 +122,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.post<{ Params: PlayIdParams; Body: ProgressRequest }>(
+  app.post(
     '/api/plays/:playId/progress',
     {
       schema: {
@@ -143,7 +139,7 @@ export function registerPlayRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
-  app.post<{ Params: PlayIdParams }>(
+  app.post(
     '/api/plays/:playId/finish',
     {
       schema: {

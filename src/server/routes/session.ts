@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import {
   LogoutResponseSchema,
   SessionRequestSchema,
   SessionResponseSchema,
   type LogoutResponse,
-  type SessionRequest,
   type SessionResponse,
 } from '../../contract/api.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -18,7 +17,7 @@ import { checkLaunchToken, signSession } from '../tokens.ts';
 const rateLimited = (ttlMs: number, what: string) =>
   new ApiError('RATE_LIMITED', `too many new sessions ${what}; retry in ${Math.ceil(ttlMs / 1000)} s`);
 
-export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerSessionRoutes(app: ApiServer, ctx: AppContext): void {
   // Opening a session is limited per address (SESSION_CREATE_PER_MINUTE) and in all: each
   // session brings its own request budget, so unlimited sessions would undo the rate limit.
   const perAddress = app.rateLimit({
@@ -32,7 +31,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
     const waitMs = inAll.take(ctx.clock().getTime());
     if (waitMs !== null) throw rateLimited(waitMs, 'on this server');
   };
-  app.post<{ Body: SessionRequest }>(
+  app.post(
     '/api/session',
     {
       schema: { body: SessionRequestSchema, response: withErrors(SessionResponseSchema, 400, 401, 403, 429, 503) },

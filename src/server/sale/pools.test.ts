@@ -12,7 +12,7 @@ import { nodeSha256 } from '../../transparency/nodeSha256.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
 import { auditLedger } from '../ledgerAudit.ts';
 import type { PostgresStore } from '../store/postgres/postgresStore.ts';
-import { call, demoSession, newPlayId, startTestServer, type TestServer } from '../testing/harness.ts';
+import { build, call, demoSession, newPlayId, type Target, type TestApp } from '../testing/harness.ts';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../testing/postgres.ts';
 import { signLaunchToken } from '../tokens.ts';
 import { testBook } from '../testing/testBook.ts';
@@ -35,25 +35,25 @@ interface Session {
   kind: 'demo' | 'portal';
 }
 
-async function portalSession(url: string, name: string): Promise<Session> {
+async function portalSession(api: Target, name: string): Promise<Session> {
   const launchToken = signLaunchToken({ playerId: name, exp: Math.floor(Date.now() / 1000) + 300 }, PORTAL_SECRET);
-  const reply = await call<SessionResponse>(url, 'POST', '/api/session', { body: { launchToken } });
+  const reply = await call<SessionResponse>(api, 'POST', '/api/session', { body: { launchToken } });
   expect(reply.status).toBe(200);
   return { token: reply.body.token, playerId: reply.body.playerId, kind: 'portal' };
 }
 
-function play(url: string, token: string, stakeCents: StakeCents) {
-  return call<PlayResponse & ApiError>(url, 'POST', '/api/plays', { token, body: { stakeCents, playId: newPlayId() } });
+function play(api: Target, token: string, stakeCents: StakeCents) {
+  return call<PlayResponse & ApiError>(api, 'POST', '/api/plays', { token, body: { stakeCents, playId: newPlayId() } });
 }
 
-async function blocks(url: string) {
-  return (await call<BlocksResponse>(url, 'GET', '/api/blocks')).body.blocks;
+async function blocks(api: Target) {
+  return (await call<BlocksResponse>(api, 'GET', '/api/blocks')).body.blocks;
 }
 
 describe.each(kinds)('pools on $name', (kind) => {
   let database: TestDatabase | null = null;
-  let server: TestServer;
-  let url: string;
+  let server: TestApp;
+  let api: Target;
   const env = () => ({
     PORTAL_SECRET,
     RATE_LIMIT_PER_MINUTE: '10000000',
@@ -64,8 +64,8 @@ describe.each(kinds)('pools on $name', (kind) => {
   /** Sessions with money enough for any test: demo players' play money, portal players' real money. */
   async function sessions(demo: number, portal: number): Promise<Session[]> {
     const made: Session[] = [];
-    for (let i = 0; i < demo; i++) made.push({ ...(await demoSession(url)), kind: 'demo' });
-    for (let i = 0; i < portal; i++) made.push(await portalSession(url, `pools-${kind.name}-${made.length}`));
+    for (let i = 0; i < demo; i++) made.push({ ...(await demoSession(api)), kind: 'demo' });
+    for (let i = 0; i < portal; i++) made.push(await portalSession(api, `pools-${kind.name}-${made.length}`));
     for (const s of made) await testBook(server.store).setBalance(s.playerId, BIG_BALANCE, new Date());
     return made;
   }
@@ -80,8 +80,8 @@ describe.each(kinds)('pools on $name', (kind) => {
 
   beforeAll(async () => {
     if (kind.name === 'postgres') database = await createTestDatabase();
-    server = await startTestServer(env());
-    url = server.url;
+    server = await build(env());
+    api = server.app;
   });
   afterAll(async () => {
     await server?.close();
@@ -94,9 +94,9 @@ describe.each(kinds)('pools on $name', (kind) => {
       players.flatMap((s) =>
         STAKES_CENTS.flatMap((stake) =>
           [0, 1].map(async () => {
-            const reply = await play(url, s.token, stake);
+            const reply = await play(api, s.token, stake);
             expect(reply.status).toBe(200);
-            const proof = await call<TicketProofResponse>(url, 'GET', `/api/plays/${reply.body.play.playId}/proof`, {
+            const proof = await call<TicketProofResponse>(api, 'GET', `/api/plays/${reply.body.play.playId}/proof`, {
               token: s.token,
             });
             expect(proof.status).toBe(200);
@@ -105,7 +105,7 @@ describe.each(kinds)('pools on $name', (kind) => {
         ),
       ),
     );
-    const poolOf = new Map((await blocks(url)).map((b) => [b.id, b.pool]));
+    const poolOf = new Map((await blocks(api)).map((b) => [b.id, b.pool]));
     const kindsOfBlock = new Map<string, Set<string>>();
     for (const { kind: k, blockId } of sold) {
       expect(poolOf.get(blockId)).toBe(k === 'demo' ? 'demo' : 'real');
@@ -125,7 +125,7 @@ describe.each(kinds)('pools on $name', (kind) => {
     // A real block's unit handed to a demo player is found.
     const demoPlayer = players.find((p) => p.kind === 'demo')!;
     const [realPlay] = (
-      await call<PlaysPage>(url, 'GET', '/api/plays?limit=1', {
+      await call<PlaysPage>(api, 'GET', '/api/plays?limit=1', {
         token: players.find((p) => p.kind === 'portal')!.token,
       })
     ).body.plays;
@@ -140,18 +140,18 @@ describe.each(kinds)('pools on $name', (kind) => {
 
   it('1,000 demo plays leave every real block’s cursor where it was', async () => {
     const players = await sessions(20, 0);
-    const before = await blocks(url);
+    const before = await blocks(api);
     const realBefore = before.filter((b) => b.pool === 'real').map((b) => [b.id, b.sold]);
     const demoSoldBefore = before.filter((b) => b.pool === 'demo').reduce((n, b) => n + b.sold, 0);
     await Promise.all(
       players.map(async (s, i) => {
         for (let n = 0; n < 50; n++) {
-          const reply = await play(url, s.token, STAKES_CENTS[(i + n) % STAKES_CENTS.length]!);
+          const reply = await play(api, s.token, STAKES_CENTS[(i + n) % STAKES_CENTS.length]!);
           expect(reply.status).toBe(200);
         }
       }),
     );
-    const after = await blocks(url);
+    const after = await blocks(api);
     expect(after.filter((b) => b.pool === 'real').map((b) => [b.id, b.sold])).toEqual(realBefore);
     expect(after.filter((b) => b.pool === 'demo').reduce((n, b) => n + b.sold, 0)).toBe(demoSoldBefore + 1000);
   }, 180_000);
@@ -159,13 +159,13 @@ describe.each(kinds)('pools on $name', (kind) => {
   it('hands a demo block selling out under load over to the one the server made, with no play refused', async () => {
     const [starter] = await sessions(1, 0);
     const demoTwo = (await server.store.listBlocks()).find((b) => b.pool === 'demo' && b.stakeCents === 200)!;
-    expect((await blocks(url)).filter((b) => b.pool === 'demo' && b.stakeCents === 200)).toHaveLength(1);
+    expect((await blocks(api)).filter((b) => b.pool === 'demo' && b.stakeCents === 200)).toHaveLength(1);
     // 1,000 units left: the next demo sale leaves fewer, and the server makes the next block
     // (off the request path, in a worker thread) before this one runs out.
     await testBook(server.store).forceBlockCursor(demoTwo.id, demoTwo.count - 1000);
-    expect((await play(url, starter!.token, 200)).status).toBe(200);
+    expect((await play(api, starter!.token, 200)).status).toBe(200);
     await server.demoBlocks!.idle();
-    const queued = (await blocks(url)).filter((b) => b.pool === 'demo' && b.stakeCents === 200);
+    const queued = (await blocks(api)).filter((b) => b.pool === 'demo' && b.stakeCents === 200);
     expect(queued.map((b) => b.status)).toEqual(['open', 'queued']);
     const made = queued[1]!;
 
@@ -176,21 +176,21 @@ describe.each(kinds)('pools on $name', (kind) => {
     await Promise.all(
       players.map(async (s) => {
         for (let n = 0; n < 55; n++) {
-          const reply = await play(url, s.token, 200);
+          const reply = await play(api, s.token, 200);
           if (reply.status !== 200) refused.push(reply.body.error?.code ?? reply.status);
         }
       }),
     );
     expect(refused).toEqual([]);
-    const after = new Map((await blocks(url)).map((b) => [b.id, b]));
+    const after = new Map((await blocks(api)).map((b) => [b.id, b]));
     expect(after.get(demoTwo.id)).toMatchObject({ status: 'sold-out', sold: demoTwo.count });
     expect(after.get(made.id)).toMatchObject({ status: 'open', sold: 1100 - 999, pool: 'demo' });
     // Committed and provable like any block: a play of the new block has its proof.
     let proved = 0;
     for (const owner of players.slice(0, 3)) {
-      const mine = (await call<PlaysPage>(url, 'GET', '/api/plays?limit=55', { token: owner.token })).body.plays;
+      const mine = (await call<PlaysPage>(api, 'GET', '/api/plays?limit=55', { token: owner.token })).body.plays;
       for (const sold of mine) {
-        const proof = await call<TicketProofResponse>(url, 'GET', `/api/plays/${sold.playId}/proof`, {
+        const proof = await call<TicketProofResponse>(api, 'GET', `/api/plays/${sold.playId}/proof`, {
           token: owner.token,
         });
         if (proof.body.blockId !== made.id) continue;

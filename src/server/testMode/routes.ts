@@ -1,7 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { SalesWindowSchema, StakeSchema, type SalesWindow } from '../../contract/api.ts';
 import { LOT_PAIRS, type PairKey } from '../../rules/index.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -20,16 +20,13 @@ export const FixtureRequestSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type FixtureRequest = Static<typeof FixtureRequestSchema>;
 
 export const ExhaustRequestSchema = Type.Object({ stakeCents: StakeSchema }, { additionalProperties: false });
-export type ExhaustRequest = Static<typeof ExhaustRequestSchema>;
 
 export const BalanceRequestSchema = Type.Object(
   { balanceCents: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) },
   { additionalProperties: false },
 );
-export type BalanceRequest = Static<typeof BalanceRequestSchema>;
 const BalanceResponseSchema = Type.Object({ balanceCents: Type.Integer() });
 
 const SalesDateSchema = Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()]));
@@ -43,18 +40,17 @@ export const SalesRequestSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type SalesRequest = Static<typeof SalesRequestSchema>;
 
 /**
  * Routes for the browser tests, registered only when SPINCAKE_TEST_MODE=1. They change
  * outcomes and money, so they never exist on a real server.
  */
 export function registerTestRoutes(
-  app: FastifyInstance,
+  app: ApiServer,
   ctx: AppContext & { store: TestModeStore },
   fixtures: Fixtures,
 ): void {
-  app.post<{ Body: FixtureRequest }>(
+  app.post(
     '/api/test/fixture',
     { schema: { body: FixtureRequestSchema, response: withErrors(OkSchema, 400, 401) } },
     async (request) => {
@@ -64,7 +60,7 @@ export function registerTestRoutes(
     },
   );
 
-  app.post<{ Body: ExhaustRequest }>(
+  app.post(
     '/api/test/exhaust',
     { schema: { body: ExhaustRequestSchema, response: withErrors(OkSchema, 400) } },
     async (request) => {
@@ -73,7 +69,7 @@ export function registerTestRoutes(
     },
   );
 
-  app.post<{ Body: BalanceRequest }>(
+  app.post(
     '/api/test/balance',
     { schema: { body: BalanceRequestSchema, response: withErrors(BalanceResponseSchema, 400, 401) } },
     async (request) => {
@@ -83,7 +79,7 @@ export function registerTestRoutes(
     },
   );
 
-  app.post<{ Body: SalesRequest }>(
+  app.post(
     '/api/test/sales',
     { schema: { body: SalesRequestSchema, response: withErrors(SalesWindowSchema, 400) } },
     async (request): Promise<SalesWindow> => {

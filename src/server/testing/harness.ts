@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { SessionResponse } from '../../contract/api.ts';
 import { loadConfig, type ServerConfig } from '../config.ts';
-import { startServer, type RunningServer } from '../server.ts';
+import { assembleServer, startServer, type AssembledServer, type RunningServer, type StartOptions } from '../server.ts';
 import type { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import type { BlockPool, Store } from '../store/types.ts';
 import { testModeExtension } from '../testMode/index.ts';
@@ -63,23 +64,28 @@ export interface TestServer extends RunningServer {
   sqlite: SqliteStore;
 }
 
-/**
- * A real server on a free port with a real SQLite file, and the test blocks on sale; in
- * test mode (SPINCAKE_TEST_MODE=1 in env) with test mode plugged in, as main.ts does.
- */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = tempDataDir();
-  const config = testConfig(dataDir, env);
+/** How a test server is put together, as main.ts does: test mode plugged in when SPINCAKE_TEST_MODE=1 is set. */
+async function testServerOptions(config: ServerConfig): Promise<StartOptions> {
   // Real blocks for portal players' money, demo blocks for demo play.
   const pools: BlockPool[] = [];
   if (config.demoMode) pools.push('demo');
   if (config.portalSecret !== null) pools.push('real');
-  const server = await startServer(config, {
+  return {
     library: await testLibrary(),
     log: () => {},
     prepare: (store) => addTestBlocks(store, pools),
     extensions: config.testMode ? [testModeExtension()] : [],
-  });
+  };
+}
+
+/**
+ * A real server on a free port with a real SQLite file, and the test blocks on sale: for
+ * the tests whose subject is the sockets (connection caps, limits, shutdown, timeouts).
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = tempDataDir();
+  const config = testConfig(dataDir, env);
+  const server = await startServer(config, await testServerOptions(config));
   return {
     ...server,
     dataDir,
@@ -88,6 +94,32 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       const closed = await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
       return closed;
+    },
+  };
+}
+
+export interface TestApp extends AssembledServer {
+  dataDir: string;
+  sqlite: SqliteStore;
+}
+
+/**
+ * The app as startTestServer builds it (a fresh SQLite file, the test blocks on sale, test
+ * mode with SPINCAKE_TEST_MODE=1), not listening: requests go through `app.inject`
+ * (`call(testApp.app, …)`). For the API's behaviour, where the socket is not the subject.
+ */
+export async function build(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = tempDataDir();
+  const config = testConfig(dataDir, env);
+  const server = await assembleServer(config, await testServerOptions(config));
+  await server.app.ready();
+  return {
+    ...server,
+    dataDir,
+    sqlite: server.store as SqliteStore,
+    close: async () => {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -107,8 +139,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Where a test sends its requests: a listening server's base URL, or an app injected into (no socket). */
+export type Target = string | Pick<FastifyInstance, 'inject'>;
+
 export async function call<T = unknown>(
-  baseUrl: string,
+  target: Target,
   method: string,
   url: string,
   options: RequestOptions = {},
@@ -120,19 +155,38 @@ export async function call<T = unknown>(
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
   if (body !== undefined && contentType !== null) headers['content-type'] = contentType;
-  const response = await fetch(`${baseUrl}${url}`, { method, headers, body });
-  const text = await response.text();
+  const { status, text, replyHeaders } = await send(target, method, url, headers, body);
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
   } catch {
     // Not JSON: keep the text.
   }
-  return { status: response.status, body: parsed as T, headers: response.headers };
+  return { status, body: parsed as T, headers: replyHeaders };
 }
 
-export async function demoSession(baseUrl: string): Promise<SessionResponse> {
-  const reply = await call<SessionResponse>(baseUrl, 'POST', '/api/session', { body: {} });
+async function send(
+  target: Target,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; text: string; replyHeaders: Headers }> {
+  if (typeof target === 'string') {
+    const response = await fetch(`${target}${url}`, { method, headers, body });
+    return { status: response.status, text: await response.text(), replyHeaders: response.headers };
+  }
+  const response = await target.inject({ method: method as InjectOptions['method'], url, headers, payload: body });
+  const replyHeaders = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const one of Array.isArray(value) ? value : [value])
+      if (one !== undefined) replyHeaders.append(name, String(one));
+  }
+  return { status: response.statusCode, text: response.body, replyHeaders };
+}
+
+export async function demoSession(target: Target): Promise<SessionResponse> {
+  const reply = await call<SessionResponse>(target, 'POST', '/api/session', { body: {} });
   if (reply.status !== 200) throw new Error(`session failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body;
 }

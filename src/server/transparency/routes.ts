@@ -1,5 +1,4 @@
 import { createPublicKey } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import {
   LogConsistencyQuerySchema,
   LogConsistencyResponseSchema,
@@ -11,15 +10,13 @@ import {
   NoQuerySchema,
   SignedTreeHeadSchema,
   TransparencyKeySchema,
-  type LogConsistencyQuery,
   type LogConsistencyResponse,
-  type LogEntriesQuery,
   type LogEntriesResponse,
-  type LogInclusionQuery,
   type LogInclusionResponse,
   type SignedTreeHeadResponse,
   type TransparencyKeyResponse,
 } from '../../contract/api.ts';
+import type { ApiServer } from '../http/apiServer.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
 import type { TransparencyLog } from './transparencyLog.ts';
@@ -37,7 +34,7 @@ function publicKeyPem(publicKey: string): string {
  * newest signed head, entries, inclusion and consistency proofs. Sizes are bounded by the
  * newest head's: what is not in a signed head is not answered for.
  */
-export function registerTransparencyRoutes(app: FastifyInstance, log: TransparencyLog): void {
+export function registerTransparencyRoutes(app: ApiServer, log: TransparencyLog): void {
   const key: TransparencyKeyResponse = {
     algorithm: 'Ed25519',
     publicKey: log.publicKey,
@@ -58,7 +55,7 @@ export function registerTransparencyRoutes(app: FastifyInstance, log: Transparen
     async (): Promise<SignedTreeHeadResponse> => log.latestHead(),
   );
 
-  app.get<{ Querystring: LogEntriesQuery }>(
+  app.get(
     '/api/transparency/entries',
     { schema: { querystring: LogEntriesQuerySchema, response: withErrors(LogEntriesResponseSchema, 400, 429) } },
     async (request): Promise<LogEntriesResponse> => {
@@ -73,7 +70,7 @@ export function registerTransparencyRoutes(app: FastifyInstance, log: Transparen
     },
   );
 
-  app.get<{ Querystring: LogInclusionQuery }>(
+  app.get(
     '/api/transparency/proof',
     { schema: { querystring: LogInclusionQuerySchema, response: withErrors(LogInclusionResponseSchema, 400, 429) } },
     async (request): Promise<LogInclusionResponse> => {
@@ -85,7 +82,7 @@ export function registerTransparencyRoutes(app: FastifyInstance, log: Transparen
     },
   );
 
-  app.get<{ Querystring: LogConsistencyQuery }>(
+  app.get(
     '/api/transparency/consistency',
     {
       schema: { querystring: LogConsistencyQuerySchema, response: withErrors(LogConsistencyResponseSchema, 400, 429) },

@@ -22,29 +22,29 @@ import {
   type LoggedTicketProof,
 } from '../../transparency/index.ts';
 import { testBlocks } from '../testing/blockCache.ts';
-import { call, demoSession, newPlayId, startTestServer, type TestServer } from '../testing/harness.ts';
+import { build, call, demoSession, newPlayId, type TestApp } from '../testing/harness.ts';
 import { nodeSha256 } from '../../transparency/nodeSha256.ts';
 import { testBook } from '../testing/testBook.ts';
 
-let s: TestServer;
+let s: TestApp;
 beforeAll(async () => {
-  s = await startTestServer({ SPINCAKE_TEST_MODE: '1' });
+  s = await build({ SPINCAKE_TEST_MODE: '1' });
 });
 afterAll(async () => {
   await s?.close();
 });
 
-const get = <T>(url: string) => call<T>(s.url, 'GET', url);
+const get = <T>(url: string) => call<T>(s.app, 'GET', url);
 const key = async () => (await get<TransparencyKeyResponse>('/api/transparency/key')).body.publicKey;
 
 async function playAndProve(stakeCents: number) {
-  const { token } = await demoSession(s.url);
-  const played = await call<PlayResponse>(s.url, 'POST', '/api/plays', {
+  const { token } = await demoSession(s.app);
+  const played = await call<PlayResponse>(s.app, 'POST', '/api/plays', {
     token,
     body: { stakeCents, playId: newPlayId() },
   });
   expect(played.status).toBe(200);
-  const proof = await call<TicketProofResponse>(s.url, 'GET', `/api/plays/${played.body.play.playId}/proof`, { token });
+  const proof = await call<TicketProofResponse>(s.app, 'GET', `/api/plays/${played.body.play.playId}/proof`, { token });
   expect(proof.status).toBe(200);
   return { play: played.body.play, proof: proof.body as LoggedTicketProof };
 }

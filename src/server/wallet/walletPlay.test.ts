@@ -4,7 +4,7 @@ import { UUID_V7 } from '../../common/uuidV7.ts';
 import type { ApiError, PlayResponse, SessionResponse, AccountResponse } from '../../contract/api.ts';
 import { getFullStatement } from '../../wallet/client.ts';
 import { auditLedger } from '../ledgerAudit.ts';
-import { call, startTestServer, type TestServer } from '../testing/harness.ts';
+import { build, call, type Target, type TestApp } from '../testing/harness.ts';
 import { spawnWallet, TEST_WALLET_SECRET, type SpawnedWallet } from '../testing/operatorWallet.ts';
 import { signLaunchToken } from '../tokens.ts';
 
@@ -16,19 +16,19 @@ import { signLaunchToken } from '../tokens.ts';
 const PORTAL_SECRET = 'portal-secret-for-wallet-tests-0123456789';
 
 let wallet: SpawnedWallet;
-let server: TestServer;
-let url: string;
+let server: TestApp;
+let api: Target;
 
 beforeAll(async () => {
   wallet = await spawnWallet();
-  server = await startTestServer({
+  server = await build({
     PORTAL_SECRET,
     ...wallet.gameEnv,
     WALLET_TIMEOUT_MS: '300',
     WALLET_RETRY_BASE_MS: '50',
     WALLET_RETRY_CAP_MS: '200',
   });
-  url = server.url;
+  api = server.app;
 }, 60_000);
 
 afterAll(async () => {
@@ -46,13 +46,13 @@ async function portalSession(
     { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 300 },
     PORTAL_SECRET,
   );
-  const reply = await call<SessionResponse>(url, 'POST', '/api/session', { body: { launchToken } });
+  const reply = await call<SessionResponse>(api, 'POST', '/api/session', { body: { launchToken } });
   expect(reply.status).toBe(200);
   return reply.body;
 }
 
 const play = (token: string, stakeCents: number, playId: string = randomUUID()) =>
-  call<PlayResponse & ApiError>(url, 'POST', '/api/plays', { token, body: { playId, stakeCents } });
+  call<PlayResponse & ApiError>(api, 'POST', '/api/plays', { token, body: { playId, stakeCents } });
 
 async function walletBalance(operatorId: string): Promise<number> {
   const answer = await wallet.admin.account(operatorId);
@@ -99,7 +99,7 @@ describe('portal plays paid at the operator’s wallet', () => {
     const again = await play(session.token, 200, playId);
     expect(again.status).toBe(200);
     expect(again.body.play).toEqual(sold);
-    const account = await call<AccountResponse>(url, 'GET', '/api/account', { token: session.token });
+    const account = await call<AccountResponse>(api, 'GET', '/api/account', { token: session.token });
     expect(account.body.balanceCents).toBe(balanceCents);
 
     await drained();
@@ -149,13 +149,13 @@ describe('portal plays paid at the operator’s wallet', () => {
       { playerId: operatorId, exp: Math.floor(Date.now() / 1000) + 300 },
       PORTAL_SECRET,
     );
-    const denied = await call<ApiError>(url, 'POST', '/api/session', { body: { launchToken } });
+    const denied = await call<ApiError>(api, 'POST', '/api/session', { body: { launchToken } });
     expect([denied.status, denied.body.error.code]).toEqual([403, 'PLAYER_BLOCKED']);
     const stranger = signLaunchToken(
       { playerId: 'nobody-at-the-wallet', exp: Math.floor(Date.now() / 1000) + 300 },
       PORTAL_SECRET,
     );
-    const unknown = await call<ApiError>(url, 'POST', '/api/session', { body: { launchToken: stranger } });
+    const unknown = await call<ApiError>(api, 'POST', '/api/session', { body: { launchToken: stranger } });
     expect([unknown.status, unknown.body.error.code]).toEqual([401, 'NO_SESSION']);
   });
 

@@ -4,7 +4,7 @@ import type { ApiError, PlayResponse, PlaysPage } from '../../../contract/api.ts
 import type { BlockLibrary } from '../../blocks/blockLibrary.ts';
 import { auditLedger } from '../../ledgerAudit.ts';
 import { testLibrary } from '../../testing/blockCache.ts';
-import { call, demoSession, newPlayId, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { build, call, demoSession, newPlayId, type Target, type TestApp } from '../../testing/harness.ts';
 import { createTestDatabase, postgresDump, postgresReachable, type TestDatabase } from '../../testing/postgres.ts';
 import { PostgresDialect } from './postgresDialect.ts';
 import { testBook } from '../../testing/testBook.ts';
@@ -16,20 +16,20 @@ import { testBook } from '../../testing/testBook.ts';
 const reachable = await postgresReachable();
 
 let database: TestDatabase;
-let server: TestServer;
-let url: string;
+let server: TestApp;
+let api: Target;
 let library: BlockLibrary;
 
 async function play(token: string, stakeCents: unknown, playId: unknown = newPlayId()) {
-  return call<PlayResponse & ApiError>(url, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
+  return call<PlayResponse & ApiError>(api, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
 }
 
 describe.skipIf(!reachable)('the server on PostgreSQL', () => {
   beforeAll(async () => {
     library = await testLibrary();
     database = await createTestDatabase();
-    server = await startTestServer({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000' });
-    url = server.url;
+    server = await build({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '100000' });
+    api = server.app;
   });
   afterAll(async () => {
     await server?.close();
@@ -41,7 +41,7 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
   });
 
   it('answers the same play twice, in sequence and concurrently, with one debit', async () => {
-    const { token, playerId } = await demoSession(url);
+    const { token, playerId } = await demoSession(api);
     const playId = newPlayId();
     const first = await play(token, 200, playId);
     expect(first.status).toBe(200);
@@ -56,14 +56,14 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
     const reused = await play(token, 100, playId);
     expect(reused.status).toBe(409);
     expect(reused.body.error.code).toBe('PLAY_ID_REUSED');
-    const history = await call<PlaysPage>(url, 'GET', '/api/plays?limit=10', { token });
+    const history = await call<PlaysPage>(api, 'GET', '/api/plays?limit=10', { token });
     expect(history.body.plays).toHaveLength(2);
     const lots = history.body.plays.map((p) => p.winCents);
     expect((await server.store.getPlayer(playerId))!.balanceCents).toBe(10_000 - 700 + lots[0]! + lots[1]!);
   });
 
   it('sells exactly what the balance allows out of 200 parallel plays, never below zero', async () => {
-    const { token, playerId } = await demoSession(url);
+    const { token, playerId } = await demoSession(api);
     await testBook(server.store).setBalance(playerId, 50 * 300, new Date());
     const block = (await server.store.listBlocks()).find((b) => b.stakeCents === 300)!;
     const replies = await Promise.all(Array.from({ length: 200 }, () => play(token, 300)));
@@ -92,9 +92,9 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
     ['an extra field', { stakeCents: 100, balanceCents: 1_000_000 }],
     ['a non-UUID playId', { stakeCents: 100, playId: 'not-a-uuid' }],
   ])('refuses %s with 400 and leaves the database unchanged', async (_label, fields) => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const before = await postgresDump(database.url);
-    const reply = await call<ApiError>(url, 'POST', '/api/plays', {
+    const reply = await call<ApiError>(api, 'POST', '/api/plays', {
       token,
       body: { playId: newPlayId(), ...fields },
     });
@@ -108,9 +108,9 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
     ['a 1 MB body', { raw: JSON.stringify({ stakeCents: 100, playId: newPlayId(), pad: 'x'.repeat(1 << 20) }) }],
     ['a wrong content type', { raw: 'stakeCents=100', contentType: 'application/x-www-form-urlencoded' }],
   ])('refuses %s with a 4xx and leaves the database unchanged', async (_label, options) => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const before = await postgresDump(database.url);
-    const reply = await call<ApiError>(url, 'POST', '/api/plays', { token, ...options });
+    const reply = await call<ApiError>(api, 'POST', '/api/plays', { token, ...options });
     expect(reply.status).toBeGreaterThanOrEqual(400);
     expect(reply.status).toBeLessThan(500);
     expect(await postgresDump(database.url)).toBe(before);
@@ -118,7 +118,7 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
 
   it('refuses a play without a session and leaves the database unchanged', async () => {
     const before = await postgresDump(database.url);
-    const reply = await call<ApiError>(url, 'POST', '/api/plays', { body: { stakeCents: 100, playId: newPlayId() } });
+    const reply = await call<ApiError>(api, 'POST', '/api/plays', { body: { stakeCents: 100, playId: newPlayId() } });
     expect(reply.status).toBe(401);
     expect(await postgresDump(database.url)).toBe(before);
   });
@@ -130,7 +130,7 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
   });
 
   it('crosses from one block into the next without a gap', async () => {
-    const { token } = await demoSession(url);
+    const { token } = await demoSession(api);
     const [first, second] = (await server.store.listBlocks()).filter((b) => b.stakeCents === 100);
     const soldBefore = (await server.store.ledgerFacts()).blockCursors.find((c) => c.block.id === first!.id)!.sold;
     expect(soldBefore).toBe(0); // no 1 € play before this test
