@@ -241,6 +241,8 @@ test('the portal hears why the game cannot start, and is asked for its deposit p
   await expect(frame!.locator('body')).toHaveAttribute('data-phase', 'idle');
   await expect(frame!.getByRole('button', { name: 'Jouer', exact: true })).toBeDisabled();
   await expect(frame!.getByRole('alert')).toContainText('est insuffisant pour jouer');
+  // Real money is never play money: no « Recharger la démo » for a portal player, even at 0 €.
+  await expect(frame!.getByRole('button', { name: 'Recharger la démo' })).toBeHidden();
   await frame!.getByRole('button', { name: 'Alimenter mon compte' }).click();
   await expect(logged(page, 'deposit')).toHaveCount(1);
   expect(await portalLog(page)).toEqual([

@@ -48,6 +48,11 @@ test('tallies the wheels as they stop, over the table, and clears it for the nex
   await finishSpins(page);
   await expect(tally).toHaveText(fr.liveTally(play.jeu1.bells, play.jeu2.points));
   await page.evaluate(() => window.spincake!.advance(16_000));
+  // The card says it all: the tally would only peek out from under its edge. Folded, it shows with the wheels.
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect(tally).toBeHidden();
+  await page.getByRole('button', { name: 'Voir les roues' }).click();
+  await expect(tally).toBeVisible();
   await page.getByRole('button', { name: 'Nouvelle partie' }).click();
   await expect(tally).toBeHidden();
 });

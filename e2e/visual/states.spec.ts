@@ -178,8 +178,10 @@ test('history panel', async ({ page, server }) => {
   }
   await page.getByRole('button', { name: 'Historique' }).click();
   await expect(page.locator('#history-panel li')).toHaveCount(2);
-  // The ticket references are the plays' ids, new on every run: masked, the rest compared.
-  await expectPicture(page, 'history', { mask: [page.locator('.history-ref')] });
+  await expect(page.locator('#history-panel .log-head')).toHaveAttribute('data-tree-size', /^\d+$/);
+  // The ticket references are the plays' ids, and the log's hash covers its entries' times,
+  // new on every run: masked, the rest compared.
+  await expectPicture(page, 'history', { mask: [page.locator('.history-ref'), page.locator('.log-head')] });
 });
 
 test('rules panel', async ({ page }) => {

@@ -85,6 +85,7 @@ async function boot(): Promise<void> {
     (play) => checkTicket(proofApi, controller?.token ?? '', play, strings),
     () => controller?.sessionSummary() ?? null,
     () => controller?.liveRound() ?? null,
+    () => proofApi.transparencyHead(),
   );
   const hud = new Hud(host, strings, locale, {
     play: () => void controller?.play(),
@@ -106,6 +107,7 @@ async function boot(): Promise<void> {
     closeResult: () => controller?.closeResult(),
     replayAgain: () => controller?.replayAgain(),
     deposit: portal.embedded ? () => controller?.deposit() : undefined,
+    reloadDemo: () => void controller?.reloadDemo(),
   });
 
   // Laid out at once, before the first frame shows it: placed later, its buttons would jump (layout shift).

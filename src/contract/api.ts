@@ -107,12 +107,18 @@ export const AccountResponseSchema = Type.Object({
   balanceCents: CentsSchema,
   stakes: Type.Array(StakeOfferSchema),
   sales: SalesWindowSchema,
+  /** Whether this is a demo player's play money (« Recharger la démo » offered when it runs low); false: real money. */
+  demo: Type.Boolean(),
   unfinishedPlay: Type.Union([PlaySchema, Type.Null()]),
 });
 export type AccountResponse = Static<typeof AccountResponseSchema>;
 
 export const PlayResponseSchema = Type.Object({ play: PlaySchema, balanceCents: CentsSchema });
 export type PlayResponse = Static<typeof PlayResponseSchema>;
+
+/** POST /api/account/demo-reload: the demo balance after the reload (or after the first, for a retry). */
+export const DemoReloadResponseSchema = Type.Object({ balanceCents: CentsSchema }, { additionalProperties: false });
+export type DemoReloadResponse = Static<typeof DemoReloadResponseSchema>;
 
 export const PlaysPageSchema = Type.Object({
   plays: Type.Array(PlaySchema),
@@ -260,6 +266,16 @@ export const PlayRequestSchema = Type.Object(
   { additionalProperties: false },
 );
 export type PlayRequest = Static<typeof PlayRequestSchema>;
+
+/**
+ * POST /api/account/demo-reload (« Recharger la démo »): the client makes the reloadId (any
+ * UUID) and retries with the same one, which puts the play money back once at most.
+ */
+export const DemoReloadRequestSchema = Type.Object(
+  { reloadId: Type.String({ pattern: UUID_PATTERN }) },
+  { additionalProperties: false },
+);
+export type DemoReloadRequest = Static<typeof DemoReloadRequestSchema>;
 
 /** GET /api/plays: `limit` (1–100, default 20) and `before` (a playId of a previous page). */
 export const PlaysQuerySchema = Type.Object(

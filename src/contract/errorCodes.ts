@@ -24,5 +24,9 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT',
   /** This server is stopping (HTTP 503): the request was not run; retry (another instance answers). */
   'SHUTTING_DOWN',
+  /** « Recharger la démo » is for a demo player's play money only: never real money (HTTP 403). */
+  'DEMO_ONLY',
+  /** « Recharger la démo » while the demo balance still pays the smallest stake (HTTP 409): nothing changed. */
+  'BALANCE_NOT_LOW',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

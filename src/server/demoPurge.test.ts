@@ -166,6 +166,31 @@ describe.each(kinds)('the demo purge on $name', (kind) => {
     });
   });
 
+  it('removes an idle demo player who reloaded the demo, with its reloads', async () => {
+    const reloader = await store.createDemoPlayer(100, daysAgo(45));
+    await testBook(store).setBalance(reloader.id, 0, daysAgo(44));
+    const reload = await store.reloadDemo({
+      playerId: reloader.id,
+      reloadId: randomUUID(),
+      toCents: 10_000,
+      belowCents: 100,
+      now: daysAgo(44),
+    });
+    expect(reload.ok).toBe(true);
+    await play(store, reloader.id, 'demo', daysAgo(43));
+
+    expect(await purgeIdleDemoPlayers(store, sessions, { days: 30, now: NOW })).toMatchObject({ players: 1, plays: 1 });
+    expect(await store.getPlayer(reloader.id)).toBeNull();
+    const reloads = await raw<{ n: number }>(
+      kind,
+      store,
+      'SELECT COUNT(*) AS n FROM demo_reloads WHERE player_id = ?',
+      [reloader.id],
+    );
+    expect(Number(reloads[0]!.n)).toBe(0);
+    expect((await audit(store)).problems).toEqual([]);
+  });
+
   it('removes each player once when two instances purge at once', async () => {
     const p = await population();
     const url = opened.env.DATABASE_URL;

@@ -131,7 +131,7 @@ describe('npm run ops -- backup', () => {
       await Promise.all(selling);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(
-        /^backed up to .*copy\.sqlite: \d+ bytes, \d+ plays, schema version 6, integrity ok/,
+        /^backed up to .*copy\.sqlite: \d+ bytes, \d+ plays, schema version 8, integrity ok/,
       );
       const playsInCopy = Number(/, (\d+) plays,/.exec(result.stdout)![1]);
       // Taken while the server sold: plays were answered before, during and after it.

@@ -337,6 +337,52 @@ describe('GameController balance', () => {
   });
 });
 
+describe('GameController « Recharger la démo »', () => {
+  it('offers a demo player at 0 € the reload, sends one id until answered, and plays again', async () => {
+    const game = setUp();
+    game.api.accountNow = makeAccount({ balanceCents: 0, demo: true });
+    await game.controller.start();
+    expect(game.controls.controls?.canPlay).toBe(false);
+    expect(game.controls.demoReload).toBe('offered');
+
+    game.api.script.reloadDemo.push(NETWORK_DOWN);
+    await game.controller.reloadDemo();
+    expect(game.controls.message).toBe(fr.errors.network);
+    expect(game.controls.demoReload).toBe('offered');
+    await game.controller.reloadDemo();
+    const ids = game.api.callsOf('reloadDemo').map((args) => args[1]);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+    expect(game.controls.balance).toBe(10_000);
+    expect(game.controls.message).toBe(fr.demoReloaded('100\u00a0€'));
+    expect(game.controls.demoReload).toBe('none');
+    expect(game.controls.controls?.canPlay).toBe(true);
+
+    // A second reload is a new request.
+    game.api.accountNow = makeAccount({ balanceCents: 0, demo: true });
+    game.controller.refresh();
+    await settle();
+    await game.controller.reloadDemo();
+    expect(game.api.callsOf('reloadDemo')[2]?.[1]).not.toBe(ids[0]);
+  });
+
+  it('never offers it for real money, nor while the balance pays a stake', async () => {
+    const portal = setUp();
+    portal.api.accountNow = makeAccount({ balanceCents: 0, demo: false });
+    await portal.controller.start();
+    expect(portal.controls.demoReload).toBe('none');
+    await portal.controller.reloadDemo();
+    expect(portal.api.callsOf('reloadDemo')).toEqual([]);
+
+    const demo = setUp();
+    demo.api.accountNow = makeAccount({ balanceCents: 100, demo: true });
+    await demo.controller.start();
+    expect(demo.controls.demoReload).toBe('none');
+    await demo.controller.reloadDemo();
+    expect(demo.api.callsOf('reloadDemo')).toEqual([]);
+  });
+});
+
 describe('GameController with the graphics context lost', () => {
   it('shows the result card only once the table is drawn again', async () => {
     const game = setUp();

@@ -5,9 +5,9 @@ import type { Strings } from '../i18n/index.ts';
 import type { GameApi } from '../net/api.ts';
 import { newPlayId } from '../net/playId.ts';
 import type { AudioOut } from './audioOut.ts';
-import { ALL_ON_SALE, failureMessage, isOnSale, salesOf, type Sales } from './messages.ts';
+import { ALL_ON_SALE, failureMessage, isOnSale, saleStatusOf, type SaleStatus } from './messages.ts';
 import { balanceTooLow, canAfford, fittedStake, tableMessage } from './offer.ts';
-import { Memory } from './memory.ts';
+import { SavedChoices } from './savedChoices.ts';
 import { ProgressReports } from './progress.ts';
 import { Replay } from './replay.ts';
 import { announceResult, celebrateResult, checkAgainstRules, playDate, type RevealOut } from './reveal.ts';
@@ -69,14 +69,14 @@ export class GameController {
   private readonly wait: (ms: number) => Promise<void>;
   private readonly out: RevealOut;
   private balanceCents: number | null = null;
-  private sales: Sales = ALL_ON_SALE;
+  private saleStatus: SaleStatus = ALL_ON_SALE;
   private stake: StakeCents = STAKES_CENTS[0];
   /** A « Jouer » whose answer never came: pressed again, it is resent with the same playId. */
   private pending: { playId: string; stakeCents: StakeCents } | null = null;
   /** The segments on the wheels now, so a replay can put the table back as it was. */
   private shownWheels: ShownWheels = null;
   private replaying: Replay | null = null;
-  private readonly memory: Memory;
+  private readonly savedChoices: SavedChoices;
   private readonly tally: SessionTally;
   /** The player's quick-spin setting (remembered): every spin short, on the same stops. */
   private quickSpin: boolean;
@@ -94,18 +94,22 @@ export class GameController {
   private purchaseRetries = 0;
   /** Bumped whenever a scheduled resend must no longer fire (sent, answered, or superseded). */
   private purchaseRetryGeneration = 0;
+  /** Whether the account is a demo player's play money (the server says): « Recharger la démo » then. */
+  private demo = false;
+  /** A « Recharger la démo » without the server's answer yet: sent again with the same id, so it reloads once. */
+  private reload: { id: string; sending: boolean } | null = null;
 
-  constructor(private readonly d: ControllerDeps) {
-    this.wait = d.wait ?? sleep;
-    this.now = d.now ?? Date.now;
-    this.memory = new Memory(d.storage);
-    this.tally = new SessionTally(d.storage, d.now ?? Date.now);
-    this.stake = this.memory.stake() ?? this.stake;
-    this.quickSpin = this.memory.quickSpin();
-    this.session = new Session(d.api, d.storage, d.launchToken ?? null);
-    this.reports = new ProgressReports(d.api, this.wait);
-    this.out = d;
-    d.onOnline?.(() => this.resumePurchase());
+  constructor(private readonly deps: ControllerDeps) {
+    this.wait = deps.wait ?? sleep;
+    this.now = deps.now ?? Date.now;
+    this.savedChoices = new SavedChoices(deps.storage);
+    this.tally = new SessionTally(deps.storage, deps.now ?? Date.now);
+    this.stake = this.savedChoices.stake() ?? this.stake;
+    this.quickSpin = this.savedChoices.quickSpin();
+    this.session = new Session(deps.api, deps.storage, deps.launchToken ?? null);
+    this.reports = new ProgressReports(deps.api, this.wait);
+    this.out = deps;
+    deps.onOnline?.(() => this.resumePurchase());
   }
 
   get round(): round.RoundState {
@@ -122,44 +126,44 @@ export class GameController {
   }
 
   async start(): Promise<void> {
-    this.d.controls.setMuted(this.d.audio.muted);
-    this.d.controls.setQuickSpin(this.quickSpin);
+    this.deps.controls.setMuted(this.deps.audio.muted);
+    this.deps.controls.setQuickSpin(this.quickSpin);
     this.showSegments(null);
     this.render();
     for (;;) {
       const connection = await this.session.connect();
       if (connection.ok) {
         this.tally.begin(this.session.token!);
-        this.d.controls.showMessage(null);
+        this.deps.controls.showMessage(null);
         await this.applyAccount(connection.account);
         return;
       }
-      if (connection.refused) this.d.controls.showMessage(failureMessage(connection.refused, this.d.strings));
-      this.d.controls.showMessage(this.d.strings.errors.network);
+      if (connection.refused) this.deps.controls.showMessage(failureMessage(connection.refused, this.deps.strings));
+      this.deps.controls.showMessage(this.deps.strings.errors.network);
       await this.wait(START_RETRY_MS);
     }
   }
 
   selectStake(stakeCents: StakeCents): void {
     if (this.state.phase !== 'idle' || this.pending) return;
-    this.d.audio.unlock();
-    this.d.audio.play('click');
+    this.deps.audio.unlock();
+    this.deps.audio.play('click');
     this.stake = stakeCents;
-    this.memory.keepStake(stakeCents);
-    this.d.controls.showMessage(this.offerMessage());
+    this.savedChoices.keepStake(stakeCents);
+    this.deps.controls.showMessage(this.offerMessage());
     this.render();
   }
 
   async play(): Promise<void> {
     const token = this.session.token;
     if (!this.canPlay() || !token) return;
-    this.d.audio.unlock();
-    this.d.audio.play('click');
-    this.d.table.clearCelebration();
+    this.deps.audio.unlock();
+    this.deps.audio.play('click');
+    this.deps.table.clearCelebration();
     this.pending ??= { playId: newPlayId(), stakeCents: this.stake };
     this.setState(round.startBuying(this.state));
-    this.d.controls.showMessage(null);
-    const result = await this.d.api.play(token, this.pending.stakeCents, this.pending.playId);
+    this.deps.controls.showMessage(null);
+    const result = await this.deps.api.play(token, this.pending.stakeCents, this.pending.playId);
     if (result.ok) {
       this.pending = null;
       this.purchaseRetries = 0;
@@ -167,11 +171,11 @@ export class GameController {
       const play = result.data.play;
       this.tally.bought(play);
       this.showPlay(play);
-      const money = (c: number) => formatCents(c, this.d.locale);
-      this.d.controls.announce(
-        this.d.strings.boughtNotice(money(play.stakeCents), money(play.balanceBeforeCents - play.stakeCents)),
+      const money = (c: number) => formatCents(c, this.deps.locale);
+      this.deps.controls.announce(
+        this.deps.strings.boughtNotice(money(play.stakeCents), money(play.balanceBeforeCents - play.stakeCents)),
       );
-      this.d.controls.focus('goAll');
+      this.deps.controls.focus('goAll');
       return;
     }
     if (result.kind === 'server') {
@@ -183,11 +187,11 @@ export class GameController {
     if (this.pending) {
       // The server may have debited: the purchase stays pending (same playId) and is sent
       // again by itself, when the network comes back or after a pause that grows.
-      this.d.controls.showMessage(this.pendingMessage());
+      this.deps.controls.showMessage(this.pendingMessage());
       this.scheduleResume();
       return;
     }
-    this.d.controls.showMessage(failureMessage(result, this.d.strings));
+    this.deps.controls.showMessage(failureMessage(result, this.deps.strings));
     if (result.kind === 'server' && (result.code === 'SOLD_OUT' || result.code === 'SALES_CLOSED')) {
       void this.refreshAccount();
     }
@@ -205,14 +209,14 @@ export class GameController {
     const ms = delays[Math.min(this.purchaseRetries, delays.length - 1)]!;
     this.purchaseRetries++;
     const generation = ++this.purchaseRetryGeneration;
-    const after = this.d.retryAfter ?? ((wait: number, fn: () => void) => void setTimeout(fn, wait));
+    const after = this.deps.retryAfter ?? ((wait: number, fn: () => void) => void setTimeout(fn, wait));
     after(ms, () => {
       if (generation === this.purchaseRetryGeneration) this.resumePurchase();
     });
   }
 
   private pendingMessage(): string {
-    return this.d.strings.purchasePending(formatCents(this.pending!.stakeCents, this.d.locale));
+    return this.deps.strings.purchasePending(formatCents(this.pending!.stakeCents, this.deps.locale));
   }
 
   go(wheel: number): void {
@@ -221,7 +225,7 @@ export class GameController {
     // The next standing wheel's GO (after this one, going round); none left: the card takes it.
     const standing = round.standingWheels(this.state);
     const next = standing.find((i) => i > wheel) ?? standing[0];
-    if (next !== undefined) this.d.controls.focus(next);
+    if (next !== undefined) this.deps.controls.focus(next);
   }
 
   goAll(): void {
@@ -236,29 +240,29 @@ export class GameController {
   hurry(): boolean {
     const turning = this.state.wheels.some((w) => w === 'spinning');
     if (!turning || (this.state.phase !== 'spinning' && this.state.phase !== 'replay')) return false;
-    this.d.table.finishSpins();
+    this.deps.table.finishSpins();
     this.extendSpinBed(SLAM_STOP_S, true);
     return true;
   }
 
   toggleMute(): void {
-    this.d.audio.unlock();
-    this.d.audio.setMuted(!this.d.audio.muted);
-    this.d.controls.setMuted(this.d.audio.muted);
+    this.deps.audio.unlock();
+    this.deps.audio.setMuted(!this.deps.audio.muted);
+    this.deps.controls.setMuted(this.deps.audio.muted);
   }
 
   /** Quick spins on or off, kept for the next visits; the spins already turning keep their pace. */
   toggleQuickSpin(): void {
-    this.d.audio.unlock();
-    this.d.audio.play('click');
+    this.deps.audio.unlock();
+    this.deps.audio.play('click');
     this.quickSpin = !this.quickSpin;
-    this.memory.keepQuickSpin(this.quickSpin);
-    this.d.controls.setQuickSpin(this.quickSpin);
+    this.savedChoices.keepQuickSpin(this.quickSpin);
+    this.deps.controls.setQuickSpin(this.quickSpin);
   }
 
   /** How the next spin moves: reduced motion first, then the player's setting. */
   private pace(): SpinPace {
-    return this.d.reducedMotion ? 'reduced' : this.quickSpin ? 'quick' : 'full';
+    return this.deps.reducedMotion ? 'reduced' : this.quickSpin ? 'quick' : 'full';
   }
 
   /**
@@ -269,14 +273,14 @@ export class GameController {
   replay(play: Play): boolean {
     if (!round.canReplay(this.state) || this.pending) return false;
     // A replay is silent: its sounds would say a win is happening now.
-    this.d.table.clearCelebration();
-    this.replaying = Replay.begin(play, this.d.table, this.shownWheels);
+    this.deps.table.clearCelebration();
+    this.replaying = Replay.begin(play, this.deps.table, this.shownWheels);
     this.shownWheels = play.wheels;
     this.setState(round.startReplay(this.state));
-    this.d.controls.showTally(null);
+    this.deps.controls.showTally(null);
     // Said on the table while it turns, not only on the card.
-    this.d.controls.showMessage(this.d.strings.replayTitle(playDate(play, this.d.locale)));
-    this.d.controls.announce(this.d.strings.replayNotice(playDate(play, this.d.locale)));
+    this.deps.controls.showMessage(this.deps.strings.replayTitle(playDate(play, this.deps.locale)));
+    this.deps.controls.announce(this.deps.strings.replayNotice(playDate(play, this.deps.locale)));
     play.wheels.forEach((_, i) => this.spin(play, i, i));
     return true;
   }
@@ -295,21 +299,22 @@ export class GameController {
       return;
     }
     if (this.state.phase !== 'revealed') return;
-    this.d.audio.play('click');
-    this.d.controls.hideResult();
-    this.d.controls.showTally(null);
-    this.d.table.clearCelebration();
-    this.memory.keepResultShown(null);
+    this.deps.audio.play('click');
+    this.deps.controls.hideResult();
+    this.deps.controls.showTally(null);
+    this.deps.table.clearCelebration();
+    this.savedChoices.keepResultShown(null);
     this.fitStake();
     this.setState(round.toIdle());
-    this.d.controls.focus('play');
+    this.deps.controls.focus('play');
     void this.refreshAccount();
   }
 
   // ——— the account ———
 
   private async applyAccount(account: AccountResponse): Promise<void> {
-    this.sales = salesOf(account);
+    this.saleStatus = saleStatusOf(account);
+    this.demo = account.demo;
     this.balanceCents = account.balanceCents;
     if (account.unfinishedPlay) {
       const play = this.withWheelsSeen(account.unfinishedPlay);
@@ -317,14 +322,14 @@ export class GameController {
       // Its card says « resumed » when the server learns only now what the player saw.
       this.showPlay(play, play !== account.unfinishedPlay);
       // Said out loud and written on the table: the round on screen was left before.
-      this.d.controls.announce(this.d.strings.resumeNotice);
-      if (this.state.phase !== 'revealed') this.d.controls.showMessage(this.d.strings.resumeNotice);
+      this.deps.controls.announce(this.deps.strings.resumeNotice);
+      if (this.state.phase !== 'revealed') this.deps.controls.showMessage(this.deps.strings.resumeNotice);
       return;
     }
     const shown = await this.lastResultShown();
     if (shown) {
       // The card that was up before the reload, from the server's own record of the play.
-      this.d.controls.announce(this.d.strings.lastResultNotice);
+      this.deps.controls.announce(this.deps.strings.lastResultNotice);
       this.showPlay(shown);
       // Credited before the reload: nothing to count up.
       this.balanceHeld = null;
@@ -334,7 +339,7 @@ export class GameController {
     }
     const adjusted = this.fitStake();
     this.setState(round.toIdle());
-    this.d.controls.showMessage(this.idleMessage(adjusted));
+    this.deps.controls.showMessage(this.idleMessage(adjusted));
   }
 
   /**
@@ -342,26 +347,27 @@ export class GameController {
    * has it as the player's last play, finished with its four wheels launched.
    */
   private async lastResultShown(): Promise<Play | null> {
-    const playId = this.memory.resultShown();
+    const playId = this.savedChoices.resultShown();
     const token = this.session.token;
     if (!playId || !token) return null;
-    const page = await this.d.api.plays(token, 1);
+    const page = await this.deps.api.plays(token, 1);
     if (!page.ok) return null;
     const last = page.data.plays[0];
     if (last?.playId === playId && last.finished && last.launched.every(Boolean)) return last;
-    this.memory.keepResultShown(null);
+    this.savedChoices.keepResultShown(null);
     return null;
   }
 
   private async refreshAccount(): Promise<void> {
     const token = this.session.token;
     if (!token) return;
-    const result = await this.d.api.account(token);
+    const result = await this.deps.api.account(token);
     if (!result.ok) return;
-    this.sales = salesOf(result.data);
+    this.saleStatus = saleStatusOf(result.data);
+    this.demo = result.data.demo;
     if (this.state.phase === 'idle') {
       this.balanceCents = result.data.balanceCents;
-      this.d.controls.showMessage(this.idleMessage(this.fitStake()));
+      this.deps.controls.showMessage(this.idleMessage(this.fitStake()));
     }
     this.render();
   }
@@ -384,9 +390,46 @@ export class GameController {
 
   /** « Alimenter mon compte »: only offered when the balance pays no stake on sale. */
   deposit(): void {
-    if (this.balanceCents === null || !balanceTooLow(this.sales, this.balanceCents)) return;
-    const onSale = this.sales.offers.filter((o) => o.onSale).map((o) => o.stakeCents);
-    this.d.onDeposit?.({ balanceCents: this.balanceCents, minStakeCents: Math.min(...onSale) });
+    if (this.balanceCents === null || !balanceTooLow(this.saleStatus, this.balanceCents)) return;
+    const onSale = this.saleStatus.offers.filter((o) => o.onSale).map((o) => o.stakeCents);
+    this.deps.onDeposit?.({ balanceCents: this.balanceCents, minStakeCents: Math.min(...onSale) });
+  }
+
+  /**
+   * « Recharger la démo »: a demo player whose play money pays no stake gets the demo
+   * starting balance back (the server books it); never offered for real money.
+   */
+  async reloadDemo(): Promise<void> {
+    const token = this.session.token;
+    if (!token || !this.demoReloadOffered() || this.reload?.sending) return;
+    this.deps.audio.unlock();
+    this.deps.audio.play('click');
+    const reload: { id: string; sending: boolean } = { id: this.reload?.id ?? newPlayId(), sending: true };
+    this.reload = reload;
+    this.render();
+    const result = await this.deps.api.reloadDemo(token, reload.id);
+    // A server's answer is final; no answer at all: the next press sends the same id again.
+    if (result.ok || result.kind === 'server') this.reload = null;
+    else reload.sending = false;
+    if (!result.ok) {
+      this.render();
+      this.deps.controls.showMessage(failureMessage(result, this.deps.strings));
+      if (result.kind === 'server') void this.refreshAccount();
+      return;
+    }
+    this.balanceCents = result.data.balanceCents;
+    const adjusted = this.fitStake();
+    const reloaded = this.deps.strings.demoReloaded(formatCents(result.data.balanceCents, this.deps.locale));
+    this.render();
+    this.deps.controls.showMessage(adjusted ? `${reloaded} ${adjusted}` : reloaded);
+    this.deps.controls.announce(reloaded);
+    this.deps.controls.focus('play');
+  }
+
+  private demoReloadOffered(): boolean {
+    return (
+      this.demo && this.state.phase === 'idle' && !this.pending && balanceTooLow(this.saleStatus, this.balanceCents)
+    );
   }
 
   /** Reads the account again at an idle table (the page came back into view: a deposit, another tab). */
@@ -399,15 +442,15 @@ export class GameController {
    * one; returns the line that says so (« Mise ajustée à 3 € »), or null when unchanged.
    */
   private fitStake(): string | null {
-    const wanted = this.memory.stake() ?? this.stake;
-    this.stake = fittedStake(wanted, this.sales, this.balanceCents);
-    return this.stake === wanted ? null : this.d.strings.stakeAdjusted(formatCents(this.stake, this.d.locale));
+    const wanted = this.savedChoices.stake() ?? this.stake;
+    this.stake = fittedStake(wanted, this.saleStatus, this.balanceCents);
+    return this.stake === wanted ? null : this.deps.strings.stakeAdjusted(formatCents(this.stake, this.deps.locale));
   }
 
   /** The idle table's line: a stake adjusted to the balance, else why « Jouer » is off. */
   private idleMessage(adjusted: string | null): string | null {
     const offer = this.offerMessage();
-    return adjusted && !balanceTooLow(this.sales, this.balanceCents)
+    return adjusted && !balanceTooLow(this.saleStatus, this.balanceCents)
       ? offer
         ? `${adjusted} ${offer}`
         : adjusted
@@ -422,7 +465,7 @@ export class GameController {
    * player saw them turn and, all four, the result. The server is told what it missed.
    */
   private withWheelsSeen(play: Play): Play {
-    const seen = this.memory.launched(play.playId);
+    const seen = this.savedChoices.launched(play.playId);
     if (!seen) return play;
     const launched = play.launched.map((l, i) => l || seen[i]!) as unknown as Play['launched'];
     if (launched.every((l, i) => l === play.launched[i])) return play;
@@ -434,11 +477,11 @@ export class GameController {
     this.resumed = resumed;
     this.stake = play.stakeCents;
     // The big tiers' cues are fetched now, seconds before the last wheel stops.
-    this.d.audio.prepare(winLevel(play.winCents, play.stakeCents).cue);
+    this.deps.audio.prepare(winLevel(play.winCents, play.stakeCents).cue);
     this.showSegments(play.wheels);
     const next = round.withPlay(play);
     next.wheels.forEach((w, i) => {
-      if (w === 'stopped') this.d.table.showStopped(i, play.wheels[i]!.stop, this.d.random() * 2 - 1);
+      if (w === 'stopped') this.deps.table.showStopped(i, play.wheels[i]!.stop, this.deps.random() * 2 - 1);
     });
     this.setState(next);
     this.showTally(play);
@@ -448,7 +491,7 @@ export class GameController {
   /** The wheels stopped so far, tallied over the table. */
   private showTally(play: Play): void {
     const stopped = this.state.wheels.map((w) => w === 'stopped');
-    this.d.controls.showTally(liveTallyText(liveTally(play, stopped), this.d.strings));
+    this.deps.controls.showTally(liveTallyText(liveTally(play, stopped), this.deps.strings));
   }
 
   /**
@@ -459,16 +502,16 @@ export class GameController {
     const now = this.now();
     const end = now + seconds * 1000;
     this.bedEndsAt = replace ? end : Math.max(this.bedEndsAt, end);
-    this.d.audio.endSpinBed((this.bedEndsAt - now) / 1000);
+    this.deps.audio.endSpinBed((this.bedEndsAt - now) / 1000);
   }
 
   private launch(wheels: number[]): void {
     const play = this.state.play!;
-    this.d.audio.unlock();
-    this.d.audio.play('spin');
+    this.deps.audio.unlock();
+    this.deps.audio.play('spin');
     this.setState(round.launch(this.state, wheels));
     const launched = round.launchedFlags(this.state);
-    this.memory.keepLaunched(play.playId, launched);
+    this.savedChoices.keepLaunched(play.playId, launched);
     this.reports.launched(this.session.token!, play.playId, launched);
     wheels.forEach((wheel, order) => this.spin(play, wheel, order));
   }
@@ -478,9 +521,9 @@ export class GameController {
    * little after the one before); `stopped` follows when it rests.
    */
   private spin(play: Play, i: number, order: number): void {
-    const plan = planSpin(this.d.table.rotationDeg(i), play.wheels[i]!.stop, this.d.random, this.pace(), order);
+    const plan = planSpin(this.deps.table.rotationDeg(i), play.wheels[i]!.stop, this.deps.random, this.pace(), order);
     this.extendSpinBed(spinLengthS(plan));
-    void this.d.table.spin(i, plan).then(() => this.stopped(play, i));
+    void this.deps.table.spin(i, plan).then(() => this.stopped(play, i));
   }
 
   private stopped(play: Play, wheel: number): void {
@@ -491,11 +534,11 @@ export class GameController {
     this.showTally(play);
     const segment = play.wheels[wheel]!.segments[play.wheels[wheel]!.stop]!;
     if (!replay) {
-      this.d.audio.play('stop');
-      if (segment.symbol === 'bell') this.d.audio.play('bell');
+      this.deps.audio.play('stop');
+      if (segment.symbol === 'bell') this.deps.audio.play('bell');
     }
-    const t = this.d.strings;
-    this.d.controls.announce(t.wheelResult(wheel + 1, segment.points, t.symbols[segment.symbol]));
+    const t = this.deps.strings;
+    this.deps.controls.announce(t.wheelResult(wheel + 1, segment.points, t.symbols[segment.symbol]));
     if (this.state.phase === 'revealed' || round.isReplayOver(this.state)) this.reveal(play);
   }
 
@@ -509,13 +552,13 @@ export class GameController {
       this.balanceHeld = play.balanceBeforeCents - play.stakeCents;
       this.tally.revealed(play);
       // From the last stop, not from the card: a reload in between brings the card back.
-      this.memory.keepResultShown(play.playId);
+      this.savedChoices.keepResultShown(play.playId);
     }
     celebrateResult(play, replay ? { ...this.out, audio: SILENT } : this.out);
     this.render();
-    this.d.later(CARD_DELAY_S[this.pace()], () =>
+    this.deps.later(CARD_DELAY_S[this.pace()], () =>
       // The card waits for the wheels it sums up: a lost graphics context comes back first.
-      this.d.table.whenDrawn(() => this.showCard(play, replay)),
+      this.deps.table.whenDrawn(() => this.showCard(play, replay)),
     );
     announceResult(play, this.out);
     if (!play.finished && !replay) void this.reports.finished(this.session.token!, play.playId);
@@ -524,12 +567,12 @@ export class GameController {
   private showCard(play: Play, replay: boolean): void {
     if (replay) {
       if (round.isReplayOver(this.state) && this.replaying?.play.playId === play.playId) {
-        this.d.controls.showResult(play, this.d.reducedMotion, playDate(play, this.d.locale));
+        this.deps.controls.showResult(play, this.deps.reducedMotion, playDate(play, this.deps.locale));
       }
       return;
     }
     if (this.state.play?.playId !== play.playId) return;
-    this.d.controls.showResult(play, this.d.reducedMotion, undefined, this.resumed);
+    this.deps.controls.showResult(play, this.deps.reducedMotion, undefined, this.resumed);
     this.balanceHeld = null;
     this.render();
   }
@@ -538,19 +581,19 @@ export class GameController {
   private endReplay(): void {
     const replay = this.replaying!;
     this.replaying = null;
-    this.d.audio.play('click');
-    this.d.controls.hideResult();
-    this.d.controls.showTally(null);
-    this.d.table.clearCelebration();
-    this.shownWheels = replay.restore(this.d.table);
+    this.deps.audio.play('click');
+    this.deps.controls.hideResult();
+    this.deps.controls.showTally(null);
+    this.deps.table.clearCelebration();
+    this.shownWheels = replay.restore(this.deps.table);
     this.setState(round.toIdle());
-    this.d.controls.showMessage(this.offerMessage());
-    this.d.controls.focus('play');
+    this.deps.controls.showMessage(this.offerMessage());
+    this.deps.controls.focus('play');
   }
 
   private showSegments(wheels: ShownWheels): void {
     this.shownWheels = wheels;
-    this.d.table.showSegments(wheels);
+    this.deps.table.showSegments(wheels);
   }
 
   // ——— what the player may do now ———
@@ -558,14 +601,21 @@ export class GameController {
   private canPlay(): boolean {
     return (
       round.canBuy(this.state) &&
-      isOnSale(this.sales, this.stake) &&
+      isOnSale(this.saleStatus, this.stake) &&
       canAfford(this.stake, this.balanceCents) &&
       this.session.token !== null
     );
   }
 
   private offerMessage(): string | null {
-    return tableMessage(this.sales, this.stake, this.balanceCents, new Date(), this.d.strings, this.d.locale);
+    return tableMessage(
+      this.saleStatus,
+      this.stake,
+      this.balanceCents,
+      new Date(),
+      this.deps.strings,
+      this.deps.locale,
+    );
   }
 
   /**
@@ -573,21 +623,22 @@ export class GameController {
    * no sell-out (no « épuisé »), and the message line says why and when.
    */
   private stakesShown(): readonly StakeOffer[] {
-    return this.sales.open ? this.sales.offers : this.sales.offers.map((o) => ({ ...o, onSale: true }));
+    return this.saleStatus.open ? this.saleStatus.offers : this.saleStatus.offers.map((o) => ({ ...o, onSale: true }));
   }
 
   private setState(next: round.RoundState): void {
     this.state = next;
     this.render();
-    this.d.onChange?.(next);
+    this.deps.onChange?.(next);
   }
 
   private render(): void {
     const s = this.state;
-    const c = this.d.controls;
+    const c = this.deps.controls;
     const idle = s.phase === 'idle' && !this.pending;
     c.setStakes(this.stakesShown(), this.pending?.stakeCents ?? this.stake, idle ? this.balanceCents : null);
-    c.offerDeposit(idle && balanceTooLow(this.sales, this.balanceCents));
+    c.offerDeposit(idle && balanceTooLow(this.saleStatus, this.balanceCents));
+    c.offerDemoReload(this.reload?.sending ? 'busy' : this.demoReloadOffered() ? 'offered' : 'none');
     const inRound = s.play && s.phase !== 'revealed';
     // A pending purchase holds its stake: shown as spent, marked as waiting for the server.
     const held = this.pending && this.balanceCents !== null ? this.balanceCents - this.pending.stakeCents : null;

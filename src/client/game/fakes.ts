@@ -1,4 +1,12 @@
-import type { AccountResponse, Launched, Play, PlayResponse, PlaysPage, StakeOffer } from '../../contract/api.ts';
+import type {
+  AccountResponse,
+  DemoReloadResponse,
+  Launched,
+  Play,
+  PlayResponse,
+  PlaysPage,
+  StakeOffer,
+} from '../../contract/api.ts';
 import { evaluateWheels } from '../../rules/evaluate.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import type { Segment, SymbolName } from '../../rules/unit.ts';
@@ -6,7 +14,7 @@ import type { GameApi } from '../net/api.ts';
 import type { ApiFailure, ApiResult } from '../net/http.ts';
 import type { AudioOut, Cue } from './audioOut.ts';
 import { SAFE_FRACTION, SEGMENT_DEG, segmentUnderCursor, type SpinPlan } from './spin.ts';
-import type { ControlsState, ControlsView, FocusTarget, ShownWheels, TableView } from './views.ts';
+import type { ControlsState, ControlsView, DemoReloadOffer, FocusTarget, ShownWheels, TableView } from './views.ts';
 import type { WinLevel } from './winLevels.ts';
 
 /**
@@ -76,6 +84,7 @@ export function makeAccount(options: Partial<AccountResponse> = {}): AccountResp
     balanceCents: 10_000,
     stakes,
     sales: { open: true, opensAt: null, closesAt: null, message: '' },
+    demo: true,
     unfinishedPlay: null,
     ...options,
   };
@@ -96,6 +105,7 @@ export class FakeApi implements GameApi {
     progress: [] as ApiResult<unknown>[],
     finish: [] as ApiResult<unknown>[],
     plays: [] as ApiResult<PlaysPage>[],
+    reloadDemo: [] as ApiResult<DemoReloadResponse>[],
   };
 
   callsOf(name: string): unknown[][] {
@@ -131,6 +141,9 @@ export class FakeApi implements GameApi {
   }
   plays() {
     return this.answer('plays', [], ok<PlaysPage>({ plays: [], nextBefore: null }));
+  }
+  reloadDemo(token: string, reloadId: string) {
+    return this.answer('reloadDemo', [token, reloadId], ok<DemoReloadResponse>({ balanceCents: 10_000 }));
   }
 }
 
@@ -209,6 +222,7 @@ export class FakeTable implements TableView {
 export class FakeControls implements ControlsView {
   stakes: { offers: readonly StakeOffer[]; selected: StakeCents; maxCents: number | null } | null = null;
   deposit = false;
+  demoReload: DemoReloadOffer = 'none';
   controls: ControlsState | null = null;
   balance: number | null | undefined = undefined;
   balancePending = false;
@@ -232,6 +246,9 @@ export class FakeControls implements ControlsView {
   }
   offerDeposit(shown: boolean): void {
     this.deposit = shown;
+  }
+  offerDemoReload(offer: DemoReloadOffer): void {
+    this.demoReload = offer;
   }
   setControls(c: ControlsState): void {
     this.controls = c;

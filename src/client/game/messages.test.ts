@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/en.ts';
 import { fr } from '../i18n/fr.ts';
 import { NETWORK_DOWN, refusal } from './fakes.ts';
-import { ALL_ON_SALE, failureMessage, isOnSale, offerMessage, type Sales } from './messages.ts';
+import { ALL_ON_SALE, failureMessage, isOnSale, offerMessage, type SaleStatus } from './messages.ts';
 
-const soldOut200: Sales = {
+const soldOut200: SaleStatus = {
   ...ALL_ON_SALE,
   offers: ALL_ON_SALE.offers.map((o) => ({ ...o, onSale: o.stakeCents !== 200 })),
 };

@@ -3,8 +3,8 @@ import { STAKES_CENTS, type StakeCents } from '../../rules/stakes.ts';
 import type { Strings } from '../i18n/index.ts';
 import type { ApiFailure } from '../net/http.ts';
 
-/** What is on sale, as the last account said. */
-export interface Sales {
+/** What is on sale, as the last account said: each stake's offer and the sales window's state. */
+export interface SaleStatus {
   readonly offers: readonly StakeOffer[];
   readonly open: boolean;
   /** The operator's word when sales are closed (may be empty). */
@@ -15,13 +15,13 @@ export interface Sales {
 }
 
 /** Before the first account: every stake on sale. */
-export const ALL_ON_SALE: Sales = {
+export const ALL_ON_SALE: SaleStatus = {
   offers: STAKES_CENTS.map((stakeCents) => ({ stakeCents, onSale: true })),
   open: true,
   message: '',
 };
 
-export function salesOf(account: AccountResponse): Sales {
+export function saleStatusOf(account: AccountResponse): SaleStatus {
   return {
     offers: account.stakes,
     open: account.sales.open,
@@ -31,12 +31,12 @@ export function salesOf(account: AccountResponse): Sales {
   };
 }
 
-export function isOnSale(sales: Sales, stake: StakeCents): boolean {
+export function isOnSale(sales: SaleStatus, stake: StakeCents): boolean {
   return sales.open && !!sales.offers.find((o) => o.stakeCents === stake)?.onSale;
 }
 
 /** Why the chosen stake cannot be bought now, or null when it can. */
-export function offerMessage(sales: Sales, stake: StakeCents, strings: Strings): string | null {
+export function offerMessage(sales: SaleStatus, stake: StakeCents, strings: Strings): string | null {
   if (!sales.open) return sales.message || strings.errors.SALES_CLOSED;
   const offer = sales.offers.find((o) => o.stakeCents === stake);
   if (offer && !offer.onSale) return strings.errors.SOLD_OUT;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { fr } from '../i18n/fr.ts';
-import { ALL_ON_SALE, type Sales } from './messages.ts';
+import { ALL_ON_SALE, type SaleStatus } from './messages.ts';
 import { balanceTooLow, canAfford, fittedStake, playableStakes, salesWindowLine, tableMessage } from './offer.ts';
 
-const soldOut2: Sales = {
+const soldOut2: SaleStatus = {
   ...ALL_ON_SALE,
   offers: ALL_ON_SALE.offers.map((o) => (o.stakeCents === 200 ? { ...o, onSale: false } : o)),
 };
-const closed = (opensAt: string | null, closesAt: string | null, message = ''): Sales => ({
+const closed = (opensAt: string | null, closesAt: string | null, message = ''): SaleStatus => ({
   ...ALL_ON_SALE,
   open: false,
   message,

@@ -2,7 +2,7 @@ import type { Locale } from '../../rules/money.ts';
 import { formatCents } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
 import type { Strings } from '../i18n/index.ts';
-import { isOnSale, offerMessage, type Sales } from './messages.ts';
+import { isOnSale, offerMessage, type SaleStatus } from './messages.ts';
 
 /**
  * What the idle table offers the player, from the server's last word: the stakes on
@@ -16,20 +16,20 @@ export function canAfford(stake: StakeCents, balanceCents: number | null): boole
 }
 
 /** The stakes on sale that the balance can pay, smallest first. */
-export function playableStakes(sales: Sales, balanceCents: number | null): StakeCents[] {
+export function playableStakes(sales: SaleStatus, balanceCents: number | null): StakeCents[] {
   return sales.offers
     .filter((o) => isOnSale(sales, o.stakeCents) && canAfford(o.stakeCents, balanceCents))
     .map((o) => o.stakeCents);
 }
 
 /** The stake to show selected: the chosen one if the balance pays it, else the biggest it pays. */
-export function fittedStake(chosen: StakeCents, sales: Sales, balanceCents: number | null): StakeCents {
+export function fittedStake(chosen: StakeCents, sales: SaleStatus, balanceCents: number | null): StakeCents {
   if (canAfford(chosen, balanceCents)) return chosen;
   return playableStakes(sales, balanceCents).at(-1) ?? chosen;
 }
 
 /** Whether no stake on sale can be paid from the balance (sales open). */
-export function balanceTooLow(sales: Sales, balanceCents: number | null): boolean {
+export function balanceTooLow(sales: SaleStatus, balanceCents: number | null): boolean {
   if (!sales.open || balanceCents === null) return false;
   const onSale = sales.offers.filter((o) => o.onSale).map((o) => o.stakeCents);
   return onSale.length > 0 && onSale.every((s) => s > balanceCents);
@@ -45,7 +45,7 @@ export function salesDate(iso: string, locale: Locale): string {
 }
 
 /** When closed sales open or closed: null when the server gave no date that says it. */
-export function salesWindowLine(sales: Sales, now: Date, strings: Strings, locale: Locale): string | null {
+export function salesWindowLine(sales: SaleStatus, now: Date, strings: Strings, locale: Locale): string | null {
   if (sales.open) return null;
   const opens = sales.opensAt ? new Date(sales.opensAt) : null;
   const closes = sales.closesAt ? new Date(sales.closesAt) : null;
@@ -58,7 +58,7 @@ export function salesWindowLine(sales: Sales, now: Date, strings: Strings, local
 
 /** The idle table's line: why « Jouer » is off, or null when the chosen stake can be bought. */
 export function tableMessage(
-  sales: Sales,
+  sales: SaleStatus,
   stake: StakeCents,
   balanceCents: number | null,
   now: Date,

@@ -38,12 +38,17 @@ export interface ControlsState {
 /** Where the player's next action is: « Jouer », the common GO, or one wheel's GO (0–3). */
 export type FocusTarget = 'play' | 'goAll' | number;
 
+/** « Recharger la démo »: not offered, offered, or sent and waiting for the server. */
+export type DemoReloadOffer = 'none' | 'offered' | 'busy';
+
 /** What the game needs from the DOM controls (ui/hud.ts implements it). */
 export interface ControlsView {
   /** `maxCents`: stakes above it cannot be paid from the balance (null: no limit known). */
   setStakes(offers: readonly StakeOffer[], selected: StakeCents, maxCents: number | null): void;
   /** Whether to offer the portal's deposit page (the balance pays no stake). */
   offerDeposit(shown: boolean): void;
+  /** « Recharger la démo » (a demo player whose play money pays no stake). */
+  offerDemoReload(offer: DemoReloadOffer): void;
   setControls(c: ControlsState): void;
   /** `pending`: the figure waits for the server's answer to a purchase (its stake held). */
   setBalance(cents: number | null, pending?: boolean): void;

@@ -61,6 +61,8 @@ const written: Strings = {
     INTERNAL: 'The server had a problem. Try again in a moment.',
     REQUEST_TIMEOUT: 'The request took too long to reach the server. Try again: nothing was debited.',
     SHUTTING_DOWN: 'The server is restarting. Try again in a moment: nothing was debited.',
+    DEMO_ONLY: 'Only a demo balance can be reloaded.',
+    BALANCE_NOT_LOW: 'Your demo balance still pays a stake: the demo reloads once it runs out.',
     network: 'Cannot reach the server. Check your network and try again: you will be charged only once.',
     unknown: 'Something went wrong.',
   },
@@ -165,6 +167,9 @@ const written: Strings = {
   balanceTooLow: (balance, smallest) =>
     `Your balance (${balance}) is too low to play: the smallest stake is ${smallest}.`,
   deposit: 'Top up my account',
+  reloadDemo: 'Reload demo',
+  reloadDemoBusy: 'Reloading…',
+  demoReloaded: (balance) => `Demo reloaded: your demo balance is ${balance}.`,
   soldOutLabel: (amount) => `Stake ${amount}, sold out`,
   adultsOnly: '18+',
   adultsOnlyLabel: 'Adults only',
@@ -178,6 +183,8 @@ const written: Strings = {
   historyRef: (ref) => `Ticket ref.: ${ref}`,
   historySegment: (points, symbol) => `${formatCount(points, 'en')} points (${symbol})`,
   historyLive: 'Result shown once the four wheels have stopped.',
+  logHead: (entries, hashStart) =>
+    `Public block log seen here: ${entries}\u00a0entries, fingerprint ${hashStart}… (the same for every player: compare it)`,
   historyLeft: 'left before the end: result recorded',
   paused: 'Game paused',
   // ——— issue 30: the show ———

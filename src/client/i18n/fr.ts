@@ -61,6 +61,9 @@ const written: Strings = {
     INTERNAL: 'Le serveur a rencontré un problème. Réessayez dans un instant.',
     REQUEST_TIMEOUT: 'Le serveur a mis trop de temps à recevoir la demande. Réessayez : rien n’a été débité.',
     SHUTTING_DOWN: 'Le serveur redémarre. Réessayez dans un instant : rien n’a été débité.',
+    DEMO_ONLY: 'Seul un solde de démonstration peut être rechargé.',
+    BALANCE_NOT_LOW:
+      'Votre solde de démonstration paie encore une mise : la démo se recharge une fois le solde épuisé.',
     network: 'Connexion impossible. Vérifiez votre réseau puis réessayez : vous ne serez débité qu’une fois.',
     unknown: 'Une erreur est survenue.',
   },
@@ -174,6 +177,9 @@ const written: Strings = {
   balanceTooLow: (balance, smallest) =>
     `Votre solde (${balance}) est insuffisant pour jouer : la plus petite mise est de ${smallest}.`,
   deposit: 'Alimenter mon compte',
+  reloadDemo: 'Recharger la démo',
+  reloadDemoBusy: 'Rechargement…',
+  demoReloaded: (balance) => `Démo rechargée : votre solde de démonstration est de ${balance}.`,
   soldOutLabel: (amount) => `Mise ${amount}, épuisée`,
   adultsOnly: '18+',
   adultsOnlyLabel: 'Interdit aux mineurs',
@@ -188,6 +194,8 @@ const written: Strings = {
   historyRef: (ref) => `Réf. ticket : ${ref}`,
   historySegment: (points, symbol) => `${formatCount(points, 'fr')} points (${symbol})`,
   historyLive: 'Résultat affiché à l’arrêt des quatre roues.',
+  logHead: (entries, hashStart) =>
+    `Journal public des blocs vu ici : ${entries}\u00a0entrées, empreinte ${hashStart}… (la même pour tous les joueurs, à comparer)`,
   historyLeft: 'partie quittée avant la fin : résultat enregistré',
   paused: 'Jeu en pause',
   // ——— issue 30: the show ———

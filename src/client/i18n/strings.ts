@@ -107,6 +107,10 @@ export interface Strings {
   salesWindowDates: (opens: string, closes: string) => string;
   balanceTooLow: (balance: string, smallest: string) => string;
   deposit: string;
+  /** « Recharger la démo »: a demo player's play money back to the starting balance (demo only). */
+  reloadDemo: string;
+  reloadDemoBusy: string;
+  demoReloaded: (balance: string) => string;
   soldOutLabel: (amount: string) => string;
   // Responsible gaming, demo money, session figures.
   adultsOnly: string;
@@ -121,6 +125,8 @@ export interface Strings {
   historyRef: (ref: string) => string;
   historySegment: (points: number, symbol: string) => string;
   historyLive: string;
+  /** The transparency log's head this page saw: its size and the start of its root hash, to compare (gossip). */
+  logHead: (entries: string, hashStart: string) => string;
   historyLeft: string;
   /** Shown over the page while the portal holds the game paused. */
   paused: string;

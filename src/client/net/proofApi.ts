@@ -1,4 +1,9 @@
-import type { BlocksResponse, TicketProofResponse, TransparencyKeyResponse } from '../../contract/api.ts';
+import type {
+  BlocksResponse,
+  SignedTreeHeadResponse,
+  TicketProofResponse,
+  TransparencyKeyResponse,
+} from '../../contract/api.ts';
 import { requestJson, type ApiResult, type HttpOptions } from './http.ts';
 
 /** What the « Vérifier ce ticket » check asks the server: a play's proof, and the published blocks. */
@@ -7,6 +12,8 @@ export interface ProofApi {
   blocks(): Promise<ApiResult<BlocksResponse>>;
   /** The key that signs the transparency log's heads. */
   transparencyKey(): Promise<ApiResult<TransparencyKeyResponse>>;
+  /** The transparency log's newest signed head. */
+  transparencyHead(): Promise<ApiResult<SignedTreeHeadResponse>>;
 }
 
 /**
@@ -22,5 +29,6 @@ export function createProofApi(given: HttpOptions = {}): ProofApi {
       requestJson('GET', `/api/plays/${encodeURIComponent(playId)}/proof`, token, undefined, options),
     blocks: () => requestJson('GET', '/api/blocks', null, undefined, options),
     transparencyKey: () => requestJson('GET', '/api/transparency/key', null, undefined, options),
+    transparencyHead: () => requestJson('GET', '/api/transparency/head', null, undefined, options),
   };
 }

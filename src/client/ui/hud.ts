@@ -1,14 +1,13 @@
-import gsap from 'gsap';
+import type gsap from 'gsap';
 import type { Play, StakeOffer } from '../../contract/api.ts';
 import { formatCents, type Locale } from '../../rules/money.ts';
 import type { StakeCents } from '../../rules/stakes.ts';
-import type { ControlsState, ControlsView, FocusTarget } from '../game/views.ts';
-import { winLevel } from '../game/winLevels.ts';
+import type { ControlsState, ControlsView, DemoReloadOffer, FocusTarget } from '../game/views.ts';
 import type { Strings } from '../i18n/index.ts';
 import { typeset } from '../i18n/typography.ts';
 import { button, el, icon, ICONS } from './dom.ts';
 import type { Layout } from './layout.ts';
-import { Takeover } from './takeover.ts';
+import { ResultCard, type CardBalance } from './resultCard.ts';
 
 export interface HudHandlers {
   play(): void;
@@ -24,12 +23,14 @@ export interface HudHandlers {
   replayAgain(): void;
   /** The portal's deposit page (portal mode only; absent otherwise). */
   deposit?: () => void;
+  /** « Recharger la démo » (offered to a demo player only, by the controller). */
+  reloadDemo(): void;
 }
 
 /**
  * The DOM layer over the canvas: every control is a real <button> with a French
- * accessible name, positioned from the same layout as the wheels; plus the result
- * card, the message line and a polite live region.
+ * accessible name, positioned from the same layout as the wheels; plus the message line,
+ * a polite live region, and the result card (ui/resultCard.ts).
  */
 export class Hud implements ControlsView {
   readonly root: HTMLElement;
@@ -48,21 +49,20 @@ export class Hud implements ControlsView {
   private readonly message: HTMLElement;
   private readonly messageText: HTMLElement;
   private readonly depositButton: HTMLButtonElement;
+  private readonly reloadDemoButton: HTMLButtonElement;
   private maxStakeCents: number | null = null;
   private stakesEnabled = true;
   private readonly soldOutTags = new Map<StakeCents, HTMLElement>();
   private readonly live: HTMLElement;
   /** The wheels' tally as they stop (« 2 cloches · 650 pts »); said to screen readers wheel by wheel already. */
   private readonly tallyLine: HTMLElement;
-  private readonly takeover: Takeover;
+  private readonly card: ResultCard;
   /** The balance the bar shows, and the count-up that carries it to a credited balance. */
   private shownBalance: number | null = null;
   private balanceCount: { target: number; tween: gsap.core.Tween } | null = null;
-  private readonly resultLayer: HTMLElement;
   private readonly bar: HTMLElement;
   private readonly footer: HTMLElement;
   private readonly demoBadge: HTMLElement;
-  private revealTimeline: gsap.core.Timeline | null = null;
   /** What stays usable behind the result card: nothing (it is modal). */
   private readonly behindCard: HTMLElement[];
 
@@ -137,13 +137,22 @@ export class Hud implements ControlsView {
     this.depositButton = button('deposit', t.deposit);
     this.depositButton.hidden = true;
     this.depositButton.addEventListener('click', () => handlers.deposit?.());
-    this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton]);
+    this.reloadDemoButton = button('deposit reload-demo', t.reloadDemo);
+    this.reloadDemoButton.hidden = true;
+    this.reloadDemoButton.addEventListener('click', () => handlers.reloadDemo());
+    this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton, this.reloadDemoButton]);
     this.live = el('div', { className: 'sr-only', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.tallyLine = el('p', { className: 'live-tally', attrs: { 'aria-hidden': 'true' } });
-    this.resultLayer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
-    this.takeover = new Takeover(host, t);
-    // On the document: a click on the dimmed table behind must not let the keys escape the card.
-    document.addEventListener('keydown', (e) => this.resultOpen && !this.takeover.open && this.onCardKey(e));
+    this.card = new ResultCard({
+      host,
+      strings: t,
+      locale,
+      balance: this.cardBalance(),
+      behind: () => this.behindCard,
+      quickSpin: () => this.quickSpin,
+      closeResult: () => handlers.closeResult(),
+      replayAgain: () => handlers.replayAgain(),
+    });
 
     // Responsible gaming, always on screen (as French online lottery games show it).
     this.footer = el('footer', { className: 'responsible' }, [
@@ -158,7 +167,7 @@ export class Hud implements ControlsView {
       this.message,
       this.tallyLine,
       this.footer,
-      this.resultLayer,
+      this.card.layer,
       this.live,
     );
     this.behindCard = [header, ...this.goButtons, this.bar, this.message, this.footer];
@@ -166,7 +175,7 @@ export class Hud implements ControlsView {
 
   /** Whether the result card (a modal dialog) is up: no panel may open over it. */
   get resultOpen(): boolean {
-    return !this.resultLayer.hidden || this.takeover.open;
+    return this.card.open;
   }
 
   focus(target: FocusTarget): void {
@@ -175,27 +184,6 @@ export class Hud implements ControlsView {
     // « Jouer » can be unusable (no stake on sale, balance too low): then the stakes' turn.
     const usable = [wanted, ...this.stakeButtons.values()].find((b) => b && !b.disabled);
     usable?.focus({ preventScroll: true });
-  }
-
-  /** The card's keys: Escape closes it, Tab and Shift+Tab go round its own controls. */
-  private onCardKey(e: KeyboardEvent): void {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      this.handlers.closeResult();
-      return;
-    }
-    if (e.key !== 'Tab') return;
-    const focusable = [...this.resultLayer.querySelectorAll<HTMLElement>('button:not(:disabled), [tabindex="0"]')];
-    if (focusable.length === 0) return;
-    const i = focusable.indexOf(document.activeElement as HTMLElement);
-    if (i === -1) {
-      e.preventDefault();
-      focusable[e.shiftKey ? focusable.length - 1 : 0]!.focus();
-      return;
-    }
-    const next = e.shiftKey ? (i <= 0 ? focusable.length - 1 : i - 1) : i === focusable.length - 1 ? 0 : i + 1;
-    e.preventDefault();
-    focusable[next]!.focus();
   }
 
   relayout(layout: Layout): void {
@@ -276,6 +264,14 @@ export class Hud implements ControlsView {
     this.depositButton.hidden = !shown || !this.handlers.deposit;
   }
 
+  offerDemoReload(offer: DemoReloadOffer): void {
+    const b = this.reloadDemoButton;
+    b.hidden = offer === 'none';
+    b.disabled = offer === 'busy';
+    b.textContent = offer === 'busy' ? this.t.reloadDemoBusy : this.t.reloadDemo;
+    b.setAttribute('aria-busy', String(offer === 'busy'));
+  }
+
   setControls(c: ControlsState): void {
     this.playButton.disabled = !c.canPlay;
     // A pending purchase: the button says it resends that purchase, not a new one.
@@ -345,201 +341,33 @@ export class Hud implements ControlsView {
     while (this.live.childElementCount > 8) this.live.firstElementChild?.remove();
   }
 
-  /**
-   * The result card: JEU 1, JEU 2, the four segments under the cursors (Article 4.5), then
-   * the single total, counting up. « Voir les roues » folds it into a strip at the bottom
-   * so the four stopped wheels show with the result. `replayOf` (the play's date) labels
-   * it as a replay of a past play from the history.
-   */
   showResult(play: Play, reducedMotion: boolean, replayOf?: string, resumed = false): void {
-    const level = winLevel(play.winCents, play.stakeCents);
-    const tier = level.tier;
-    if (replayOf !== undefined || (tier !== 'big' && tier !== 'mega' && tier !== 'jackpot')) {
-      this.showCard(play, reducedMotion, replayOf, resumed);
-      return;
-    }
-    for (const behind of this.behindCard) behind.inert = true;
-    document.body.dataset.overlay = 'takeover';
-    // The credit waits through the takeover too: the card counts it up (showCard).
-    if (this.shownBalance === play.balanceBeforeCents - play.stakeCents) {
-      this.balanceCount?.tween.kill();
-      this.balanceCount = { target: play.balanceAfterCents, tween: gsap.to({}, { duration: 0, paused: true }) };
-    }
-    this.takeover.show(
-      {
-        tier,
-        winCents: play.winCents,
-        money: (c) => formatCents(c, this.locale),
-        holdS: level.takeoverS,
-        countUpS: level.countUpS,
-        reducedMotion,
-        timeScale: this.quickSpin ? 2 : 1,
-      },
-      () => this.showCard(play, reducedMotion, undefined, resumed),
-    );
-  }
-
-  private showCard(play: Play, reducedMotion: boolean, replayOf?: string, resumed = false): void {
-    const t = this.t;
-    const level = winLevel(play.winCents, play.stakeCents);
-    const money = (c: number) => formatCents(c, this.locale);
-    const won = play.winCents > 0;
-    const row = (name: string, detail: string, win: number, key: string) =>
-      el('div', { className: `result-row ${win > 0 ? 'won' : ''}`, attrs: { 'data-game': key } }, [
-        el('span', { className: 'result-game', text: name }),
-        el('span', { className: 'result-detail', text: detail }),
-        el('span', { className: 'result-win', text: win > 0 ? money(win) : t.noWin }),
-      ]);
-    const jeu1 = row(t.jeu1, t.bellsFound(play.jeu1.bells), play.jeu1.winCents, 'jeu1');
-    const jeu2 = row(t.jeu2, t.pointsTotal(play.jeu2.points), play.jeu2.winCents, 'jeu2');
-    const segments = el(
-      'ul',
-      { className: 'result-wheels', attrs: { 'aria-label': t.cursorsHeading } },
-      play.wheels.map((w, i) => {
-        const s = w.segments[w.stop]!;
-        return el('li', { className: `result-wheel ${s.symbol === 'bell' ? 'bell' : ''}` }, [
-          el('span', { className: 'result-wheel-name', text: t.wheelLabel(i + 1) }),
-          el('span', { className: 'result-wheel-points', text: t.points(s.points) }),
-          el('span', { className: 'result-wheel-symbol', text: t.symbols[s.symbol] }),
-        ]);
-      }),
-    );
-    const totalValue = el('span', { className: 'total-value', text: money(reducedMotion ? play.winCents : 0) });
-    const total = won
-      ? el('div', { className: 'result-total' }, [el('span', { className: 'total-label', text: t.total }), totalValue])
-      : el('p', { className: 'result-lost', text: t.lostMessage });
-    const again = button('play again', replayOf === undefined ? t.newRound : t.replayBack);
-    again.addEventListener('click', () => this.handlers.closeResult());
-    const peek = button('peek', t.seeWheels);
-    peek.setAttribute('aria-pressed', 'false');
-    const title = el('h2', {
-      className: 'result-title',
-      text: won ? (level.tier === 'refund' ? t.refundTitle : t.youWin) : t.lostTitle,
-      attrs: { id: 'result-title' },
-    });
-    const card = el(
-      'section',
-      {
-        className: `result-card ${won ? 'win' : 'lose'} tier-${level.tier}`,
-        attrs: {
-          role: 'dialog',
-          'aria-modal': 'true',
-          'aria-labelledby': 'result-title',
-          'data-win-cents': String(play.winCents),
-        },
-      },
-      [
-        title,
-        el('div', { className: 'result-games' }, [jeu1, jeu2]),
-        segments,
-        total,
-        el('div', { className: 'result-actions' }, [
-          peek,
-          ...(replayOf === undefined ? [] : [this.replayAgainButton()]),
-          again,
-        ]),
-      ],
-    );
-    peek.addEventListener('click', () => {
-      const folded = !this.resultLayer.classList.contains('folded');
-      this.resultLayer.classList.toggle('folded', folded);
-      peek.textContent = folded ? t.seeResult : t.seeWheels;
-      peek.setAttribute('aria-pressed', String(folded));
-    });
-    if (replayOf !== undefined) {
-      const label = el('p', {
-        className: 'result-replay',
-        text: t.replayTitle(replayOf),
-        attrs: { id: 'result-replay' },
-      });
-      card.prepend(label);
-      card.dataset.replay = play.playId;
-      card.setAttribute('aria-labelledby', 'result-replay result-title');
-    }
-    if (resumed) {
-      card.prepend(el('p', { className: 'result-resumed', text: t.resumedTitle, attrs: { id: 'result-resumed' } }));
-      card.setAttribute('aria-labelledby', 'result-resumed result-title');
-    }
-    this.resultLayer.classList.remove('folded');
-    this.resultLayer.replaceChildren(card);
-    this.resultLayer.hidden = false;
-    for (const behind of this.behindCard) behind.inert = true;
-    document.body.dataset.overlay = 'revealing';
-    // Into the dialog at once: its button is the player's next action.
-    again.focus({ preventScroll: true });
-
-    this.revealTimeline?.kill();
-    // The credit shows in the bar with the card's total, never before it (a replay's balance stays today's).
-    const balanceFrom = play.balanceBeforeCents - play.stakeCents;
-    const countsBalance = replayOf === undefined && play.winCents > 0 && this.shownBalance === balanceFrom;
-    const tl = gsap.timeline({
-      onComplete: () => {
-        totalValue.textContent = money(play.winCents);
-        if (countsBalance) this.endBalanceCount(play.balanceAfterCents);
-        document.body.dataset.overlay = 'shown';
-      },
-    });
-    // The bar's balance climbs with the total (from where the total starts to show).
-    const shown = { cents: balanceFrom };
-    const balanceTween = gsap.to(shown, {
-      cents: play.balanceAfterCents,
-      duration: Math.max(0.3, level.countUpS),
-      ease: 'power2.out',
-      paused: !countsBalance,
-      onUpdate: () => this.writeBalance(Math.round(shown.cents)),
-      onComplete: () => this.endBalanceCount(play.balanceAfterCents),
-    });
-    if (countsBalance) {
-      this.balanceCount?.tween.kill();
-      this.balanceCount = { target: play.balanceAfterCents, tween: balanceTween };
-    }
-    if (!reducedMotion) {
-      tl.from(card, { scale: 0.85, opacity: 0, duration: 0.35, ease: 'back.out(1.6)' })
-        .from(jeu1, { opacity: 0, x: -16, duration: 0.3 }, '+=0.1')
-        .from(jeu2, { opacity: 0, x: -16, duration: 0.3 }, '+=0.25')
-        .from(segments, { opacity: 0, y: 8, duration: 0.3 }, '+=0.1')
-        .from(total, { opacity: 0, y: 10, duration: 0.3 }, '+=0.25');
-      if (won && level.countUpS > 0) {
-        const counter = { cents: 0 };
-        tl.to(counter, {
-          cents: play.winCents,
-          duration: level.countUpS,
-          ease: 'power2.out',
-          // Whole cents on the way up, the server's exact figure at the end.
-          onUpdate: () => (totalValue.textContent = money(Math.round(counter.cents))),
-        });
-      } else if (won) {
-        // The stake back: said at once, no count-up (nothing to celebrate).
-        tl.call(() => void (totalValue.textContent = money(play.winCents)), [], '<');
-      }
-      if (countsBalance) tl.add(balanceTween.play(), '<');
-    } else balanceTween.kill();
-    // The same steps, three times faster: the player asked to go fast.
-    if (this.quickSpin) tl.timeScale(3);
-    this.revealTimeline = tl;
-  }
-
-  private replayAgainButton(): HTMLButtonElement {
-    const b = button('peek replay-again', this.t.replayAgain);
-    b.addEventListener('click', () => this.handlers.replayAgain());
-    return b;
+    this.card.show(play, reducedMotion, replayOf, resumed);
   }
 
   hideResult(): void {
-    this.revealTimeline?.kill();
-    this.revealTimeline = null;
-    document.body.dataset.overlay = 'hidden';
-    this.takeover.dismiss();
-    // Closed mid count-up: the credited balance at once.
-    if (this.balanceCount) {
-      this.balanceCount.tween.kill();
-      this.endBalanceCount(this.balanceCount.target);
-    }
-    const hadFocus = this.resultLayer.contains(document.activeElement);
-    this.resultLayer.hidden = true;
-    this.resultLayer.replaceChildren();
-    for (const behind of this.behindCard) behind.inert = false;
-    document.body.dataset.overlay = 'hidden';
-    if (hadFocus) this.focus('play');
+    if (this.card.hide()) this.focus('play');
+  }
+
+  /** The bar's balance, as the card counts a credit up with its total. */
+  private cardBalance(): CardBalance {
+    const shown = () => this.shownBalance;
+    return {
+      get shown() {
+        return shown();
+      },
+      countTo: (target, tween) => {
+        this.balanceCount?.tween.kill();
+        this.balanceCount = { target, tween };
+      },
+      write: (cents) => this.writeBalance(cents),
+      end: (cents) => this.endBalanceCount(cents),
+      // Closed mid count-up: the credited balance at once.
+      finish: () => {
+        if (!this.balanceCount) return;
+        this.balanceCount.tween.kill();
+        this.endBalanceCount(this.balanceCount.target);
+      },
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { Play, PlaysPage } from '../../contract/api.ts';
+import type { Play, PlaysPage, SignedTreeHeadResponse } from '../../contract/api.ts';
 import { formatCents, formatCount, type Locale } from '../../rules/money.ts';
 import { rulesView } from '../game/rulesView.ts';
 import type { Strings } from '../i18n/index.ts';
@@ -159,6 +159,8 @@ export class HistoryList {
     } | null,
     /** The play on the table now, whose result must not show before its wheels stopped. */
     private readonly liveRound?: () => string | null,
+    /** The transparency log's newest head, shown in one line for the player to compare (docs/fairness.md, gossip). */
+    private readonly logHead?: () => Promise<ApiResult<SignedTreeHeadResponse>>,
   ) {}
 
   async refresh(): Promise<void> {
@@ -180,7 +182,25 @@ export class HistoryList {
       );
     }
     this.nextBefore = null;
+    const head = this.logHead ? this.showLogHead(this.logHead()) : null;
     await this.more();
+    await head;
+  }
+
+  /** One line above the plays: the log's size and the start of its root hash, as this page saw them. */
+  private async showLogHead(answer: Promise<ApiResult<SignedTreeHeadResponse>>): Promise<void> {
+    const line = el('p', { className: 'log-head' });
+    this.body.append(line);
+    const head = await answer;
+    if (!head.ok) {
+      line.remove();
+      return;
+    }
+    const { treeSize, rootHash } = head.data;
+    line.textContent = this.t.logHead(formatCount(treeSize, this.locale), rootHash.slice(0, 16));
+    line.dataset.treeSize = String(treeSize);
+    line.dataset.rootHash = rootHash;
+    line.title = rootHash;
   }
 
   private async more(): Promise<void> {

@@ -40,6 +40,10 @@ function api(root: string): ProofApi {
     proof: async () => ({ ok: true, data: fixture.proof as never }),
     blocks: async () => ({ ok: true, data: { blocks: [{ id: fixture.proof.blockId, root } as never] } }),
     transparencyKey: async () => ({ ok: true, data: { publicKey: fixture.publicKey } as never }),
+    // The history panel's head line asks for it; the ticket check does not.
+    transparencyHead: async () => {
+      throw new Error('the ticket check does not read the newest head');
+    },
   };
 }
 

@@ -93,16 +93,17 @@ describe('response serialisation', () => {
         { stakeCents: 500, onSale: false },
       ],
       sales: { open: false, opensAt: '2026-12-14T09:00:00.000Z', closesAt: null, message: 'Fermé', y: 2 },
+      demo: true,
     };
     expect(await serialise(accountSchema, account)).toBe(
       '{"playerId":"demo-1","balanceCents":9900,"stakes":[{"stakeCents":100,"onSale":true},' +
         '{"stakeCents":500,"onSale":false}],"sales":{"open":false,"opensAt":"2026-12-14T09:00:00.000Z",' +
-        `"closesAt":null,"message":"Fermé"},"unfinishedPlay":${PLAY_JSON}}`,
+        `"closesAt":null,"message":"Fermé"},"demo":true,"unfinishedPlay":${PLAY_JSON}}`,
     );
     expect(await serialise(accountSchema, { ...account, unfinishedPlay: null })).toBe(
       '{"playerId":"demo-1","balanceCents":9900,"stakes":[{"stakeCents":100,"onSale":true},' +
         '{"stakeCents":500,"onSale":false}],"sales":{"open":false,"opensAt":"2026-12-14T09:00:00.000Z",' +
-        '"closesAt":null,"message":"Fermé"},"unfinishedPlay":null}',
+        '"closesAt":null,"message":"Fermé"},"demo":true,"unfinishedPlay":null}',
     );
     expect(await serialise(sessionSchema, { balanceCents: 0, playerId: 'portal-a', token: 't.s', k: 1 })).toBe(
       '{"token":"t.s","playerId":"portal-a","balanceCents":0}',

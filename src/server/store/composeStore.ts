@@ -10,11 +10,13 @@ import { createWalletBook } from './walletBooks.ts';
 
 /**
  * What a database does its own way, beside its dialect: the play batch, putting a block on
- * sale, closing; and any shared write it does better (PostgreSQL gathers a play's wallet
- * writes and cancels a bet with its rollback in one statement).
+ * sale, closing, the rollbacks' new request ids (cancelStaleBets); and any shared write it
+ * does better (PostgreSQL gathers a play's wallet writes and cancels a bet with its rollback
+ * in one statement).
  */
 export type OwnParts = Pick<PlayBook, 'buyPlay' | 'observePlayBatches'> &
   Pick<BlockBook, 'addBlock'> &
+  Pick<WalletBook, 'cancelStaleWalletBets'> &
   Partial<WalletBook> & { close(): Promise<void> };
 
 /** One database's store: every part built on its dialect, its own parts last (they win). */

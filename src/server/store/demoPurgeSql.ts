@@ -47,8 +47,8 @@ export type EntriesLookup = 'scan' | 'indexed';
  * The removal, in one transaction, of players already found purgeable (each statement binds
  * the same list): first their plays counted per block and lot into purged_plays (so that the
  * audit still balances each block's cursor and lots), then every ledger transaction that
- * touched their account (fundings, stakes, prizes, adjustments: each sums to zero, so the
- * ledger still does), their plays, and the players. Counts are written in block and lot order,
+ * touched their account (fundings, reloads, stakes, prizes, adjustments: each sums to zero, so
+ * the ledger still does), their plays, their demo reloads' ids, and the players. Counts are written in block and lot order,
  * so that two purges at once (two instances) take those rows' locks in the same order.
  *
  * The ledger rows: SQLite's entries have no index but their rowid (each play appends to them;
@@ -76,6 +76,8 @@ export function purgeStatements(idsMatch: string, entries: EntriesLookup): strin
        SET plays = purged_plays.plays + excluded.plays, position_sum = purged_plays.position_sum + excluded.position_sum`,
     ...entryStatements,
     `DELETE FROM plays WHERE player_id ${idsMatch}`,
+    // « Recharger la démo »'s request ids: their money moved in the ledger, deleted above.
+    `DELETE FROM demo_reloads WHERE player_id ${idsMatch}`,
     `DELETE FROM players WHERE id ${idsMatch}`,
   ];
 }

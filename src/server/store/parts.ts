@@ -1,6 +1,7 @@
 import type { Cents, StakeCents } from '../../rules/index.ts';
 import type { Launched } from '../../contract/api.ts';
 import type { PlayBatchObserver } from './batchObserver.ts';
+import type { DemoReloadRequest, DemoReloadResult } from './demoReload.ts';
 import type { StoreDialect } from './dialect.ts';
 import type {
   BlockPool,
@@ -38,6 +39,12 @@ export interface PlayerBook {
   /** The portal's player, created with a zero balance on first sight. */
   ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord>;
   getPlayer(playerId: string): Promise<PlayerRecord | null>;
+  /**
+   * « Recharger la démo »: a demo player's play money back to the starting balance, as a
+   * funding in the ledger, once per reloadId (a retry answers the balance again); durable
+   * when it resolves.
+   */
+  reloadDemo(request: DemoReloadRequest): Promise<DemoReloadResult>;
 }
 
 /** Demo players unused for DEMO_PLAYER_TTL_DAYS, found and removed (demoPurge.ts). */

@@ -15,6 +15,7 @@ describe('schema', () => {
       [5, 'aeaf09a3ce01bbf4446819f02b76796f0c123d896acc7af2e6c287b458e0474f'],
       [6, '663f577bb9c765877f7f34bd009fe6f18c50213854f140d5309b0a7949ce0bb8'],
       [7, 'c4b19cd8894b005ef31ea992e8a389d7db68c356e188d4b8d9dbc2ae1f6f1974'],
+      [8, '5f35cb4d036c610d13bc1d68b6b11f4a40981972928e78064c1781f518268290'],
     ]);
     expect(migrations(POSTGRES_SCHEMA).map((m) => [m.version, sha256(m.sql)])).toEqual([
       [1, 'f1602335befda781ec6155aa19af2e1acaff0b635ed7a219002792ee98ec806e'],
@@ -24,6 +25,7 @@ describe('schema', () => {
       [5, 'aeaf09a3ce01bbf4446819f02b76796f0c123d896acc7af2e6c287b458e0474f'],
       [6, '663f577bb9c765877f7f34bd009fe6f18c50213854f140d5309b0a7949ce0bb8'],
       [7, '61495001ec4385dee41a313655101402119f18bdf054c9a300fa6e09f9b85cd4'],
+      [8, '2212ce6c118c62ecd3d5db6100ed46f22a26dfa95e5993f5f6cd80c654a5b024'],
     ]);
   });
 
@@ -40,7 +42,7 @@ describe('schema', () => {
   it('lists the migrations still to apply and refuses a database newer than this server', () => {
     const all = migrations(SQLITE_SCHEMA);
     expect(pendingMigrations(all, new Set())).toEqual(all);
-    expect(pendingMigrations(all, new Set([1, 2, 3, 4, 5, 6, 7]))).toEqual([]);
+    expect(pendingMigrations(all, new Set([1, 2, 3, 4, 5, 6, 7, 8]))).toEqual([]);
     expect(pendingMigrations(all, new Set([1]))).toEqual(all.slice(1));
     expect(() => pendingMigrations(all, new Set([1, 2, 99]))).toThrow(
       /schema version 99, newer than this server knows/,

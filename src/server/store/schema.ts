@@ -267,6 +267,24 @@ function version7(d: SchemaDialect): string {
     `;
 }
 
+/**
+ * « Recharger la démo »: each reload of a demo player's play money under the id its client
+ * made, so that a retry finds its reload instead of making another. The money itself moves
+ * in the ledger (a funding from house:demo-funding); this row keys the request.
+ */
+function version8(d: SchemaDialect): string {
+  return `
+      CREATE TABLE demo_reloads (
+        player_id            TEXT NOT NULL REFERENCES players (id),
+        reload_id            TEXT NOT NULL,
+        balance_before_cents ${d.bigint} NOT NULL,
+        balance_after_cents  ${d.bigint} NOT NULL,
+        created_at           TEXT NOT NULL,
+        PRIMARY KEY (player_id, reload_id)
+      )${d.keyedTableEnd ?? d.tableEnd};
+    `;
+}
+
 /** Every migration, in order, as this dialect spells it. */
 export function migrations(d: SchemaDialect): readonly Migration[] {
   return [
@@ -277,6 +295,7 @@ export function migrations(d: SchemaDialect): readonly Migration[] {
     { version: 5, name: 'no session key in the database', sql: version5() },
     { version: 6, name: 'blocks in pools: real and demo', sql: version6() },
     { version: 7, name: 'demo plays purged, counted per block and lot', sql: version7(d) },
+    { version: 8, name: 'demo reloads by request id', sql: version8(d) },
   ];
 }
 

@@ -1,5 +1,4 @@
 import { WALLET_ACCOUNT_PREFIX } from './ledgerRules.ts';
-import { uuidV7 } from '../../common/uuidV7.ts';
 import type { Decision, Statement, StoreDialect } from './dialect.ts';
 import type { WalletBook } from './parts.ts';
 import type {
@@ -46,8 +45,8 @@ const WALLET_FACTS_SQL = {
  * transaction; PostgreSQL gathers them into one statement per group instead of these
  * one-row ones, and cancels a bet with its rollback in one statement (its store replaces them).
  */
-export function createWalletBook(db: StoreDialect): WalletBook {
-  const book: WalletBook = {
+export function createWalletBook(db: StoreDialect): Omit<WalletBook, 'cancelStaleWalletBets'> {
+  const book: Omit<WalletBook, 'cancelStaleWalletBets'> = {
     async recordWalletBet(bet: NewWalletBet): Promise<RecordBetResult> {
       // One statement: no bet for a playId that any play (wallet or not) already has.
       const { changes } = await db.write(
@@ -93,18 +92,6 @@ export function createWalletBook(db: StoreDialect): WalletBook {
         const row = rows![0] as WalletBetRow | undefined;
         if (!row || row.state !== 'sending') return { writes: [], answer: false };
         return { writes: cancelled(row, rollbackRequestId, at, nextAttemptAt.toISOString()), answer: true };
-      });
-    },
-
-    cancelStaleWalletBets(now: Date): Promise<number> {
-      const at = now.toISOString();
-      const stale: Statement = [
-        `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE state = 'sending' AND deadline_at < ?${db.forUpdate}`,
-        [at],
-      ];
-      return db.decideInOneTransaction([stale], ([rows]): Decision<number> => {
-        const bets = rows as WalletBetRow[];
-        return { writes: bets.flatMap((row) => cancelled(row, uuidV7(), at, at)), answer: bets.length };
       });
     },
 
@@ -217,6 +204,22 @@ export function createWalletBook(db: StoreDialect): WalletBook {
     },
   };
   return book;
+}
+
+/**
+ * Cancels every bet still `sending` past its deadline, each with its rollback owed now, under
+ * a request id from `newRequestId` (UUIDv7: the outbox's key grows at its end); how many.
+ */
+export function cancelStaleBets(db: StoreDialect, now: Date, newRequestId: () => string): Promise<number> {
+  const at = now.toISOString();
+  const stale: Statement = [
+    `SELECT ${WALLET_BET_COLUMNS} FROM wallet_bets WHERE state = 'sending' AND deadline_at < ?${db.forUpdate}`,
+    [at],
+  ];
+  return db.decideInOneTransaction([stale], ([rows]): Decision<number> => {
+    const bets = rows as WalletBetRow[];
+    return { writes: bets.flatMap((row) => cancelled(row, newRequestId(), at, at)), answer: bets.length };
+  });
 }
 
 /** A bet cancelled, with its rollback owed from `nextAttemptAt`. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Cents, StakeCents } from '../../rules/index.ts';
 import type { Decision, Statement, StoreDialect } from '../store/dialect.ts';
 import { adjustmentEntries } from '../store/ledgerRules.ts';
@@ -26,7 +25,7 @@ export function createTestBook(db: StoreDialect): TestBook {
         const row = rows![0] as PlayerRow | undefined;
         if (!row) return { writes: [], answer: null };
         const at = now.toISOString();
-        const entries = adjustmentEntries(playerId, row.balance_cents, balanceCents, randomUUID(), at);
+        const entries = adjustmentEntries(playerId, row.balance_cents, balanceCents, crypto.randomUUID(), at);
         const newBalance: Statement = ['UPDATE players SET balance_cents = ? WHERE id = ?', [balanceCents, playerId]];
         const writes = entries.length === 0 ? [] : [...entries.map(insertEntry), newBalance];
         return { writes, answer: { ...toPlayer(row), balanceCents } };

@@ -202,6 +202,8 @@ export const DUMPED_TABLES = [
   'wallet_bets',
   'wallet_outbox',
   'wallet_balances',
+  'demo_reloads',
+  'purged_plays',
 ];
 
 /**

@@ -79,6 +79,8 @@ export async function postgresDump(url: string): Promise<string> {
       ['wallet_bets', 'request_id'],
       ['wallet_outbox', 'request_id'],
       ['wallet_balances', 'player_id'],
+      ['demo_reloads', 'player_id, reload_id'],
+      ['purged_plays', 'block_id, win_cents'],
     ]) {
       out.push((await client.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows);
     }
@@ -102,7 +104,8 @@ export async function lockWaiter(admin: pg.Client): Promise<number> {
 }
 
 /** The tables a store writes. */
-const WRITTEN_TABLES = 'players, blocks, plays, entries, wallet_bets, wallet_outbox, wallet_balances';
+const WRITTEN_TABLES =
+  'players, blocks, plays, entries, wallet_bets, wallet_outbox, wallet_balances, demo_reloads, purged_plays';
 
 /**
  * Runs `act` while the store's next write fails as a whole: it waits on a lock held here,

@@ -71,7 +71,7 @@ describe('SQLite migrations', () => {
     fillWalletBooks(db);
     const before = rowsOf(db);
 
-    expect(migrate(db)).toEqual([4, 5, 6, 7]);
+    expect(migrate(db)).toEqual([4, 5, 6, 7, 8]);
 
     expect(rowsOf(db)).toEqual(before);
     const tables = db
@@ -130,7 +130,7 @@ describe('SQLite migrations', () => {
   it('applies nothing twice', () => {
     dir = tempDataDir();
     const db = new Database(path.join(dir, 'new.sqlite'));
-    expect(migrate(db)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(migrate(db)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(migrate(db)).toEqual([]);
     db.close();
   });

@@ -2,10 +2,12 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { WalDatabase, type WalDatabaseOptions } from '../../../durability/walDatabase.ts';
 import { createPrivateFile, ensurePrivateDataDir } from '../../dataFiles.ts';
+import { uuidV7 } from '../../../common/uuidV7.ts';
 import { composeStore } from '../composeStore.ts';
 import type { IdList } from '../demoPurgeBook.ts';
 import type { Store } from '../parts.ts';
 import type { BlockRecord, NewBlock, UnitSource } from '../types.ts';
+import { cancelStaleBets } from '../walletBooks.ts';
 import { GroupCommit } from './groupCommit.ts';
 import { migrate } from './migrations.ts';
 import { SqlitePlayBatch } from './playBatch.ts';
@@ -47,6 +49,7 @@ export const SqliteStore = {
       buyPlay: (request) => commits.buyPlay(request),
       observePlayBatches: (observer) => commits.observePlayBatches(observer),
       addBlock: (block, now) => dialect.afterCommit(addBlockNow(db, block, now)),
+      cancelStaleWalletBets: (now) => cancelStaleBets(dialect, now, uuidV7),
       async close() {
         // Let queued plays and writes commit first: their clients may already be waiting.
         commits.flushAll();

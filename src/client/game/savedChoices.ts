@@ -11,10 +11,11 @@ const LAUNCHED_KEY = 'spincake.launched';
 /**
  * What the page remembers across reloads of the player's own choices: the stake picked,
  * which play's result card was up, which wheels of the round were launched here (their
- * reports may not have reached the server), and whether spins are quick. It never holds an outcome: the result shown
- * again after a reload is the server's play, found in its history by this playId.
+ * reports may not have reached the server), and whether spins are quick. It never holds an
+ * outcome: the result shown again after a reload is the server's play, found in its history
+ * by this playId.
  */
-export class Memory {
+export class SavedChoices {
   constructor(private readonly storage: KeyValueStorage) {}
 
   /** The stake last picked, or null (nothing kept, or not a stake of the game). */
