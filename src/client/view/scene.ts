@@ -15,6 +15,7 @@ import type { WinLevel } from '../game/winLevels.ts';
 import type { RendererChoice } from '../pageOptions.ts';
 import type { Layout } from '../ui/layout.ts';
 import { nextTask } from '../nextTask.ts';
+import { PictureShelf } from './pictureShelf.ts';
 import { hasFastWebGL, rendererPreference } from './renderer.ts';
 import { DomWheelLayers, PixiWheelLayers } from './wheelLayers.ts';
 import { WheelView } from './wheelView.ts';
@@ -30,6 +31,8 @@ import { WheelView } from './wheelView.ts';
  */
 export class Scene implements TableView {
   readonly wheels: WheelView[] = [];
+  /** The pictures the stands share (plate, gloss, glow, cursor, the blank face). */
+  readonly shelf = new PictureShelf();
   private readonly sprinkles = new Container();
   private dirty = true;
   private lastTime = -1;
@@ -83,7 +86,7 @@ export class Scene implements TableView {
         layers.root.setAttribute('aria-hidden', 'true');
         host.appendChild(layers.root);
       }
-      const wheel = new WheelView(app.renderer, layers, () => onTick(i));
+      const wheel = new WheelView(app.renderer, layers, scene.shelf, () => onTick(i));
       // Each stand starts on a different cake, so the idle table is not four copies.
       wheel.showStopped(i % 6, 0);
       scene.wheels.push(wheel);
@@ -126,6 +129,8 @@ export class Scene implements TableView {
     });
     canvas.addEventListener('webglcontextrestored', () => {
       this.contextLost = false;
+      // The shelf's pictures went with the context: baked again by the first stand that asks.
+      this.shelf.clear();
       for (const wheel of this.wheels) wheel.redraw();
       this.dirty = true;
       this.frame();

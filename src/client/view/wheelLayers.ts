@@ -28,7 +28,7 @@ export interface PartPlacement {
  */
 export interface WheelLayers {
   place(x: number, y: number): void;
-  /** Shows `texture` as `part` (the layers own it from now on). */
+  /** Shows `texture` as `part`; the caller keeps it alive while it is shown, and destroys it. */
   show(part: WheelPart, texture: Texture, placement: PartPlacement): void;
   /** Turns `part` about its pivot, grown by `scale` about its anchor. */
   turn(part: TurningPart, radians: number, scale?: number): void;
@@ -67,12 +67,10 @@ export class PixiWheelLayers implements WheelLayers {
 
   show(part: WheelPart, texture: Texture, { pivot, offset, anchor = { x: 0, y: 0 } }: PartPlacement): void {
     const sprite = this.sprites.get(part)!;
-    const old = sprite.texture;
     sprite.texture = texture;
     sprite.position.set(offset.x - anchor.x, offset.y - anchor.y);
     this.growers.get(part)!.position.set(anchor.x, anchor.y);
     this.holders.get(part)!.position.set(pivot.x, pivot.y);
-    if (old !== Texture.EMPTY && old !== texture) old.destroy(true);
   }
 
   turn(part: TurningPart, radians: number, scale = 1): void {
@@ -131,7 +129,6 @@ export class DomWheelLayers implements WheelLayers {
     style.top = `${pivot.y + offset.y}px`;
     style.transformOrigin = `${-offset.x}px ${-offset.y}px`;
     this.anchors.set(part, anchor);
-    texture.destroy(true);
   }
 
   turn(part: TurningPart, radians: number, scale = 1): void {

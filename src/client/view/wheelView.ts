@@ -17,6 +17,7 @@ import {
   type SpinPlan,
 } from '../game/spin.ts';
 import { buildWheelFace } from './wheelFace.ts';
+import type { PictureShelf, Picture, ShelfEntry } from './pictureShelf.ts';
 import type { PartPlacement, WheelLayers, WheelPart } from './wheelLayers.ts';
 
 const DEG = Math.PI / 180;
@@ -25,6 +26,12 @@ const BLUR_COPIES = 12;
 const BLUR_SPAN_DEG = 48;
 
 /** A spin on the wheel now: its motion, and the clock the tween drives through it. */
+/** What a part shows: a picture of this stand's own, or one on the shelf it shares. */
+interface Shown {
+  picture: Picture;
+  entry: ShelfEntry | null;
+}
+
 interface Running {
   motion: SpinMotion | null;
   clock: { t: number };
@@ -52,11 +59,14 @@ export class WheelView {
   /** How much of the blurred face shows (0: hidden, and then not turned either: nothing to composite). */
   private blur = 0;
   /** A face baked and not shown yet (the start bakes it and its blur in two tasks). */
-  private bakedFace: Texture | null = null;
+  private bakedFace: Shown | null = null;
+  /** What each part shows now: given back (or destroyed) when the part shows another. */
+  private readonly shown = new Map<WheelPart, Shown>();
 
   constructor(
     private readonly renderer: Renderer,
     private readonly layers: WheelLayers,
+    private readonly shelf: PictureShelf,
     private readonly onTick: () => void,
   ) {}
 
@@ -92,10 +102,26 @@ export class WheelView {
   /** The stand's pictures at its radius, each drawn by one call: plate, gloss, glow, cursor, the face and its blur (two calls). */
   private pictures(): (() => void)[] {
     return [
-      () => this.drawPlate(),
-      () => this.drawGloss(),
-      () => this.drawGlow(),
-      () => this.drawCursor(),
+      () =>
+        this.present(
+          'plate',
+          this.shared('plate', () => this.platePicture()),
+        ),
+      () =>
+        this.present(
+          'gloss',
+          this.shared('gloss', () => this.glossPicture()),
+        ),
+      () =>
+        this.present(
+          'glow',
+          this.shared('glow', () => this.glowPicture()),
+        ),
+      () =>
+        this.present(
+          'cursor',
+          this.shared('cursor', () => this.cursorPicture()),
+        ),
       () => this.bakeFace(),
       () => this.showFace(),
     ];
@@ -255,7 +281,7 @@ export class WheelView {
     this.layers.turn('symbol', radians, this.pulse.scale);
   }
 
-  private drawPlate(): void {
+  private platePicture(): Picture {
     const r = this.radius;
     const plate = new Graphics();
     plate.circle(0, r * 0.07, r * 1.08).fill({ color: 0x12060f, alpha: 0.45 });
@@ -265,10 +291,10 @@ export class WheelView {
       const a = k * 15 * DEG;
       plate.circle(Math.cos(a) * r * 1.035, Math.sin(a) * r * 1.035, r * 0.022).fill(0xf1dcc0);
     }
-    this.bake('plate', plate);
+    return this.bake(plate);
   }
 
-  private drawGloss(): void {
+  private glossPicture(): Picture {
     const r = this.radius;
     const gloss = new Graphics();
     gloss
@@ -277,11 +303,11 @@ export class WheelView {
     gloss
       .arc(0, 0, r * 0.8, 258 * DEG, 266 * DEG)
       .stroke({ width: r * 0.07, color: 0xffffff, alpha: 0.22, cap: 'round' });
-    this.bake('gloss', gloss);
+    return this.bake(gloss);
   }
 
   /** The lit segment's light: a warm wash over the wedge and a gold rim round it, drawn on top and turned onto it. */
-  private drawGlow(): void {
+  private glowPicture(): Picture {
     const r = this.radius;
     const glow = new Graphics();
     const a0 = (-90 - SEGMENT_DEG / 2) * DEG;
@@ -298,7 +324,7 @@ export class WheelView {
       .arc(0, 0, inner, a0, a1)
       .closePath()
       .stroke({ width: Math.max(3, r * 0.045), color: PALETTE.gold, join: 'round' });
-    this.bake('glow', glow);
+    return this.bake(glow);
   }
 
   /** The lit segment's symbol, alone, to pulse above the face (it grows about its own middle). */
@@ -310,10 +336,10 @@ export class WheelView {
     const symbol = createSymbol(segment.symbol, size);
     symbol.position.set(0, -this.radius * 0.42);
     holder.addChild(symbol);
-    this.bake('symbol', holder, { x: 0, y: 0 }, { x: 0, y: -this.radius * 0.42 });
+    this.present('symbol', this.own(this.bake(holder, { x: 0, y: 0 }, { x: 0, y: -this.radius * 0.42 })));
   }
 
-  private drawCursor(): void {
+  private cursorPicture(): Picture {
     const r = this.radius;
     const size = r * 0.42;
     const tip = new Container();
@@ -321,11 +347,11 @@ export class WheelView {
     // Pivot at the top of the bag so a flick swings the tip sideways.
     drawing.position.set(0, size);
     tip.addChild(drawing);
-    this.bake('cursor', tip, { x: 0, y: -r * 0.84 - size });
+    return this.bake(tip, { x: 0, y: -r * 0.84 - size });
   }
 
-  /** Draws `content` once into a picture for `part`, placed as it was drawn about `pivot`. */
-  private bake(part: WheelPart, content: Container, pivot = { x: 0, y: 0 }, anchor?: { x: number; y: number }): void {
+  /** Draws `content` once into a picture, placed as it was drawn about `pivot`. */
+  private bake(content: Container, pivot = { x: 0, y: 0 }, anchor?: { x: number; y: number }): Picture {
     const bounds = content.getLocalBounds();
     const texture = this.renderer.generateTexture({
       target: content,
@@ -333,7 +359,30 @@ export class WheelView {
       antialias: true,
     });
     content.destroy({ children: true });
-    this.layers.show(part, texture, { pivot, offset: { x: bounds.x, y: bounds.y }, anchor });
+    return { texture, placement: { pivot, offset: { x: bounds.x, y: bounds.y }, anchor } };
+  }
+
+  /** Shows `next` as `part`, then lets go of what the part showed before. */
+  private present(part: WheelPart, next: Shown): void {
+    this.layers.show(part, next.picture.texture, next.picture.placement);
+    const before = this.shown.get(part);
+    this.shown.set(part, next);
+    if (before) this.release(before);
+  }
+
+  private release(shown: Shown): void {
+    if (shown.entry) this.shelf.give(shown.entry);
+    else shown.picture.texture.destroy(true);
+  }
+
+  private own(picture: Picture): Shown {
+    return { picture, entry: null };
+  }
+
+  /** The picture every stand of this size shows for `part`, from the shelf (baked there by the first). */
+  private shared(part: string, bake: () => Picture): Shown {
+    const entry = this.shelf.take(`${part}@${this.radius}`, bake);
+    return { picture: entry.picture, entry };
   }
 
   private drawFace(): void {
@@ -341,28 +390,38 @@ export class WheelView {
     this.showFace();
   }
 
-  /** The face at this radius, kept aside until showFace(): its blurred twin is made from it. */
+  /**
+   * The face at this radius, kept aside until showFace(): its blurred twin is made from it.
+   * The blank face (no unit yet) is the same on every stand: one on the shelf.
+   */
   private bakeFace(): void {
     if (this.radius <= 0) return;
-    const content = buildWheelFace(this.segments, this.radius);
-    this.bakedFace?.destroy(true);
-    this.bakedFace = this.renderer.generateTexture({
-      target: content,
-      resolution: this.renderer.resolution,
-      antialias: true,
-    });
-    content.destroy({ children: true });
+    if (this.bakedFace) this.release(this.bakedFace);
+    const bake = (): Picture => {
+      const content = buildWheelFace(this.segments, this.radius);
+      const texture = this.renderer.generateTexture({
+        target: content,
+        resolution: this.renderer.resolution,
+        antialias: true,
+      });
+      content.destroy({ children: true });
+      return { texture, placement: this.centred(texture) };
+    };
+    this.bakedFace = this.segments === null ? this.shared('face', bake) : this.own(bake());
   }
 
-  /** The baked face and its blurred twin shown (the layers own both from then on). */
+  /** The baked face and its blurred twin shown. */
   private showFace(): void {
     const face = this.bakedFace;
     if (face === null) return;
     this.bakedFace = null;
-    const placement = this.centred(face);
-    const blur = this.blurOf(face);
-    this.layers.show('face', face, placement);
-    this.layers.show('blur', blur, placement);
+    const blurOfFace = (): Picture => ({
+      texture: this.blurOf(face.picture.texture),
+      placement: face.picture.placement,
+    });
+    const blur = face.entry ? this.shared('blur', blurOfFace) : this.own(blurOfFace());
+    this.present('face', face);
+    this.present('blur', blur);
     this.layers.turn('face', this.deg * DEG);
     this.layers.turn('blur', this.deg * DEG);
   }
