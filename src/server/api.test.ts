@@ -3,6 +3,7 @@ import { evaluate } from '../rules/index.ts';
 import type { AccountResponse, ApiError, PlayResponse, PlaysPage } from '../contract/api.ts';
 import { signLaunchToken, signSession } from './tokens.ts';
 import { build, call, databaseDump, demoSession, newPlayId, type TestApp } from './testing/harness.ts';
+import { testBook } from './testing/testBook.ts';
 
 const PORTAL_SECRET = 'portal-secret-for-tests-0123456789abcdef';
 
@@ -197,7 +198,7 @@ describe('a play', () => {
 
   it('refuses a stake the balance cannot pay, before any debit', async () => {
     const { token, playerId } = await demoSession(api);
-    await server.store.setBalance(playerId, 150, new Date());
+    await testBook(server.store).setBalance(playerId, 150, new Date());
     const before = databaseDump(server.sqlite);
     const reply = await play(token, 200);
     expect(reply.status).toBe(402);

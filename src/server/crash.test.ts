@@ -104,7 +104,7 @@ it('survives SIGKILL at random moments under a stream of plays: nothing acknowle
   expect(await server.exited).toBe(0);
   running = null;
 
-  const store = new SqliteStore(path.join(dataDir, SQLITE_FILE_NAME), library);
+  const store = SqliteStore.atFile(path.join(dataDir, SQLITE_FILE_NAME), library);
   try {
     const plays = store.db.prepare('SELECT COUNT(*) AS n FROM plays').get() as { n: number };
     expect(plays.n).toBe(acknowledged.size);

@@ -12,6 +12,7 @@ import type { BlockPool, Store } from './store/types.ts';
 import { testLibrary } from './testing/blockCache.ts';
 import { addTestBlocks } from './testing/harness.ts';
 import { storeKinds, type OpenedStore, type StoreKind } from './testing/stores.ts';
+import { testBook } from './testing/testBook.ts';
 
 /**
  * The purge of idle demo players (issue 29), on both databases: only old demo players go,
@@ -84,7 +85,7 @@ describe.each(kinds)('the demo purge on $name', (kind) => {
     const prePools = await store.createDemoPlayer(10_000, daysAgo(45));
     const online = await store.createDemoPlayer(10_000, daysAgo(45));
     const portal = await store.ensurePortalPlayer('portal-bob', daysAgo(45));
-    await store.setBalance(portal.id, 5_000, daysAgo(45));
+    await testBook(store).setBalance(portal.id, 5_000, daysAgo(45));
     for (let i = 0; i < 3; i++) {
       await play(store, old.id, 'demo', daysAgo(40));
       await play(store, back.id, 'demo', daysAgo(40));
@@ -167,7 +168,7 @@ describe.each(kinds)('the demo purge on $name', (kind) => {
 
   it('removes an idle demo player who reloaded the demo, with its reloads', async () => {
     const reloader = await store.createDemoPlayer(100, daysAgo(45));
-    await store.setBalance(reloader.id, 0, daysAgo(44));
+    await testBook(store).setBalance(reloader.id, 0, daysAgo(44));
     const reload = await store.reloadDemo({
       playerId: reloader.id,
       reloadId: randomUUID(),

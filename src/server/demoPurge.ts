@@ -1,4 +1,4 @@
-import type { IdleDemoPlayer, Store } from './store/types.ts';
+import type { DemoPurgeBook, IdleDemoPlayer } from './store/types.ts';
 
 /** What the purge needs of the sessions: the session book, or this instance's registry in front of it. */
 export interface PurgeSessions {
@@ -37,7 +37,7 @@ const DEFAULT_BATCH = 200;
  * sessions are ended, removed by the next run.
  */
 export async function purgeIdleDemoPlayers(
-  store: Store,
+  store: DemoPurgeBook,
   sessions: PurgeSessions,
   options: DemoPurgeOptions,
 ): Promise<DemoPurgeResult> {
@@ -72,7 +72,7 @@ export async function purgeIdleDemoPlayers(
 }
 
 export interface DemoPurgeTimerOptions {
-  store: Store;
+  store: DemoPurgeBook;
   sessions: PurgeSessions;
   days: number;
   intervalMs: number;

@@ -5,6 +5,7 @@ import { auditLedger } from './ledgerAudit.ts';
 import { testLibrary } from './testing/blockCache.ts';
 import { databaseDump, startTestServer, type TestServer } from './testing/harness.ts';
 import { signLaunchToken } from './tokens.ts';
+import { testBook } from './testing/testBook.ts';
 
 /** « Recharger la démo » through the API, without sockets (app.inject). */
 
@@ -31,7 +32,7 @@ async function inject<T>(method: 'GET' | 'POST', url: string, token?: string, bo
 async function demoPlayer(balanceCents: number): Promise<SessionResponse> {
   const session = await inject<SessionResponse>('POST', '/api/session', undefined, {});
   expect(session.status).toBe(200);
-  await server.store.setBalance(session.body.playerId, balanceCents, new Date());
+  await testBook(server.store).setBalance(session.body.playerId, balanceCents, new Date());
   return session.body;
 }
 

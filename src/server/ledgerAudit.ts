@@ -1,6 +1,6 @@
 import { blockLotTable, evaluate, type StakeCents } from '../rules/index.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
-import { poolOfPlayer, type BlockPool, type Store } from './store/types.ts';
+import { poolOfPlayer, type BlockPool, type LedgerBook } from './store/types.ts';
 import { encodeUnit } from './store/unitCode.ts';
 
 /** Plays sold from one pool's blocks, and their money. */
@@ -40,7 +40,7 @@ const MAX_PROBLEMS = 50;
  * plays kept plus purged, their positions together exactly 0 … cursor-1 (count and sum),
  * and the lots sold, purged ones included, must fit the block's table.
  */
-export async function auditLedger(store: Store, library: BlockLibrary): Promise<LedgerAuditReport> {
+export async function auditLedger(store: LedgerBook, library: BlockLibrary): Promise<LedgerAuditReport> {
   const problems: string[] = [];
   const problem = (line: string) => {
     if (problems.length < MAX_PROBLEMS) problems.push(line);

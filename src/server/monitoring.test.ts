@@ -20,6 +20,7 @@ import {
   type RunningPrometheus,
 } from './testing/prometheus.ts';
 import { signLaunchToken } from './tokens.ts';
+import { testBook } from './testing/testBook.ts';
 
 /**
  * A real Prometheus (Debian's) scraping two game instances on one PostgreSQL database and the
@@ -86,7 +87,7 @@ describe('monitoring with a real Prometheus', () => {
       // Real blocks for the portal player's money: these servers sell no demo play.
       await addTestBlocks(prepared, ['real']);
       const twoEuro = (await prepared.listBlocks()).find((b) => b.stakeCents === 200 && b.pool === 'real')!;
-      await prepared.forceBlockCursor(twoEuro.id, twoEuro.count - LEFT_IN_BLOCK);
+      await testBook(prepared).forceBlockCursor(twoEuro.id, twoEuro.count - LEFT_IN_BLOCK);
       await prepared.close();
 
       // The wallet on a port of its own that a restart keeps (the game's WALLET_URL names it).

@@ -7,6 +7,7 @@ import { testLibrary } from './testing/blockCache.ts';
 import { spawnServer, type ChildServer } from './testing/child.ts';
 import { addTestBlocks, call, newPlayId, tempDataDir } from './testing/harness.ts';
 import { createTestDatabase, postgresReachable, type TestDatabase } from './testing/postgres.ts';
+import { testBook } from './testing/testBook.ts';
 
 /**
  * Three server processes on one PostgreSQL database, many clients spread over them,
@@ -55,7 +56,7 @@ it.skipIf(!reachable)(
     await addTestBlocks(prepared);
     const [first, second] = (await prepared.listBlocks()).filter((b) => b.stakeCents === 100);
     const start = first!.count - LEFT_IN_FIRST_BLOCK;
-    await prepared.forceBlockCursor(first!.id, start);
+    await testBook(prepared).forceBlockCursor(first!.id, start);
     await prepared.close();
 
     const env = {

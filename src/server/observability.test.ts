@@ -3,6 +3,7 @@ import type { ApiError, PlayResponse } from '../contract/api.ts';
 import { STAKES_CENTS } from '../rules/index.ts';
 import { call, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
 import { sample, scrape } from './testing/metricsText.ts';
+import { testBook } from './testing/testBook.ts';
 
 function play(s: TestServer, token: string, stakeCents: unknown, playId: string = newPlayId()) {
   return call<PlayResponse & ApiError>(s.url, 'POST', '/api/plays', { token, body: { stakeCents, playId } });
@@ -140,7 +141,7 @@ describe('liveness and readiness', () => {
       expect(await call(server.url, 'GET', '/api/health')).toMatchObject({ status: 200, body: { ok: true } });
       expect(await call(server.url, 'GET', '/api/health/live')).toMatchObject({ status: 200, body: { ok: true } });
       expect(await call(server.url, 'GET', '/api/health/ready')).toMatchObject({ status: 200, body: { ok: true } });
-      for (const stake of STAKES_CENTS) await server.store.closeBlocksOfStake(stake);
+      for (const stake of STAKES_CENTS) await testBook(server.store).closeBlocksOfStake(stake);
       const soldOut = await call<ApiError>(server.url, 'GET', '/api/health/ready');
       expect(soldOut.status).toBe(503);
       expect(soldOut.body.error).toEqual({ code: 'SOLD_OUT', message: 'not ready: no block has a unit on sale' });

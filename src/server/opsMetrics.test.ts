@@ -4,6 +4,7 @@ import { STAKES_CENTS } from '../rules/index.ts';
 import { writeLedgerAuditRecord } from './ledgerAuditRecord.ts';
 import { call, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
 import { sample, scrape } from './testing/metricsText.ts';
+import { testBook } from './testing/testBook.ts';
 
 describe('the metrics operations alert on', () => {
   let server: TestServer;
@@ -62,7 +63,7 @@ describe('the metrics operations alert on', () => {
     expect(sample(after, 'spincake_ledger_audit_problems', sqlite)).toBe(2);
     expect(sample(after, 'spincake_ledger_audit_last_run_timestamp_seconds', sqlite)).toBe(finishedAt.getTime() / 1000);
 
-    for (const stake of STAKES_CENTS) await server.store.closeBlocksOfStake(stake);
+    for (const stake of STAKES_CENTS) await testBook(server.store).closeBlocksOfStake(stake);
     const soldOut = await scrape(server);
     expect(sample(soldOut, 'spincake_ready')).toBe(0);
     expect(sample(soldOut, 'spincake_supply_hours', 'stake_cents="100",pool="demo"')).toBe(0);

@@ -9,6 +9,7 @@ import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
 import { addTestBlocks, build, call, demoSession, newPlayId, tempDataDir } from './testing/harness.ts';
 import { runOps } from './testing/opsCli.ts';
+import { testBook } from './testing/testBook.ts';
 
 const ops = runOps;
 
@@ -31,7 +32,7 @@ describe('npm run ops -- report', () => {
       // The first five test blocks sold for real money here, the four others as demo blocks.
       await addTestBlocks(store, ['demo', 'real'], (_cached, index) => (index < 5 ? 'real' : 'demo'));
       const player = await store.ensurePortalPlayer('portal-reporter', new Date());
-      await store.setBalance(player.id, 10_000_000, new Date());
+      await testBook(store).setBalance(player.id, 10_000_000, new Date());
       const demoPlayer = await store.createDemoPlayer(10_000_000, new Date());
       const buy = (playerId: string, stakeCents: StakeCents, pool: 'real' | 'demo') =>
         store.buyPlay({ playerId, playId: newPlayId(), stakeCents, pool, salesOpen: true, now: new Date() });

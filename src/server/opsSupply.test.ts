@@ -8,6 +8,7 @@ import { SupplySampler, supplyForecast, unitsSoldByCursor, type SupplyForecast }
 import { testLibrary } from './testing/blockCache.ts';
 import { addTestBlocks, newPlayId, tempDataDir } from './testing/harness.ts';
 import { runOps } from './testing/opsCli.ts';
+import { testBook } from './testing/testBook.ts';
 
 const ops = runOps;
 
@@ -87,7 +88,7 @@ describe('npm run ops -- supply, and the ledger audit’s kept result', () => {
       // The first five test blocks sold for real money here (a portal player's own ledger).
       await addTestBlocks(store, ['demo'], () => 'real');
       const player = await store.ensurePortalPlayer('portal-supply', new Date());
-      await store.setBalance(player.id, 10_000_000, new Date());
+      await testBook(store).setBalance(player.id, 10_000_000, new Date());
       const buy = async (stakeCents: StakeCents, n: number, now: Date) => {
         for (let i = 0; i < n; i++) {
           const result = await store.buyPlay({

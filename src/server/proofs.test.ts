@@ -6,6 +6,7 @@ import { verifyTicketProof } from '../proofs/index.ts';
 import { nodeSha256 } from '../transparency/nodeSha256.ts';
 import { testBlocks } from './testing/blockCache.ts';
 import { build, call, databaseDump, demoSession, newPlayId, type TestApp } from './testing/harness.ts';
+import { testBook } from './testing/testBook.ts';
 
 let s: TestApp;
 let blocks: Block[];
@@ -107,7 +108,7 @@ describe('GET /api/plays/:playId/proof', () => {
 
   it('publishes the seed once the block is sold out, and it gives the seed hash and the root', async () => {
     const block = blocks[3]!; // 3 €
-    await s.store.forceBlockCursor(block.id, block.header.count - 1);
+    await testBook(s.store).forceBlockCursor(block.id, block.header.count - 1);
     const { token } = await demoSession(s.app);
     await playOne(token, 300);
     const published = (await listBlocks()).body.blocks.find((b) => b.id === block.id)!;
@@ -116,7 +117,7 @@ describe('GET /api/plays/:playId/proof', () => {
     expect(published.seed).toBe(block.header.seedHex);
     expect(createHash('sha256').update(Buffer.from(published.seed!, 'hex')).digest('hex')).toBe(published.seedHash);
     // The 5 € block is closed by hand: its seed is out too.
-    await s.store.closeBlocksOfStake(500);
+    await testBook(s.store).closeBlocksOfStake(500);
     const closed = (await listBlocks()).body.blocks.find((b) => b.id === blocks[4]!.id)!;
     expect([closed.status, closed.seed]).toEqual(['closed', blocks[4]!.header.seedHex]);
   });

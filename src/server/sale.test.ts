@@ -7,6 +7,7 @@ import { auditLedger } from './ledgerAudit.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
 import { build, call, databaseDump, demoSession, newPlayId, type TestApp } from './testing/harness.ts';
+import { testBook } from './testing/testBook.ts';
 
 const servers: TestApp[] = [];
 async function server(env: Record<string, string> = {}): Promise<TestApp> {
@@ -33,7 +34,7 @@ function soldPositions(s: TestApp, playIds: string[]): Map<string, { blockId: st
 async function audit(s: TestApp) {
   // A second connection, as `npm run audit:ledger` would open against a live server.
   const library = await testLibrary();
-  const store = new SqliteStore(path.join(s.dataDir, SQLITE_FILE_NAME), library);
+  const store = SqliteStore.atFile(path.join(s.dataDir, SQLITE_FILE_NAME), library);
   try {
     return await store.readSnapshot(() => auditLedger(store, library));
   } finally {
@@ -73,9 +74,9 @@ describe('concurrency', () => {
     const s = await server();
     const block = blocks[0]!;
     const { start, balanceCents } = startPayingForExactly50(block);
-    await s.store.forceBlockCursor(block.id, start);
+    await testBook(s.store).forceBlockCursor(block.id, start);
     const { token, playerId } = await demoSession(s.app);
-    await s.store.setBalance(playerId, balanceCents, new Date());
+    await testBook(s.store).setBalance(playerId, balanceCents, new Date());
 
     const replies = await Promise.all(Array.from({ length: 200 }, () => play(s, token, 100)));
     const ok = replies.filter((r) => r.status === 200);
@@ -102,7 +103,7 @@ describe('blocks', () => {
   it('crosses from a finished block into the next without a gap', async () => {
     const s = await server();
     const [first, second] = blocks as [Block, Block];
-    await s.store.forceBlockCursor(first.id, first.header.count - 3);
+    await testBook(s.store).forceBlockCursor(first.id, first.header.count - 3);
     const { token } = await demoSession(s.app);
     const replies = await Promise.all(Array.from({ length: 6 }, () => play(s, token, 100)));
     expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
@@ -143,7 +144,7 @@ describe('blocks', () => {
   it('is SOLD_OUT, before any debit, when the last block of a stake is used up', async () => {
     const s = await server();
     const block = blocks.find((b) => b.header.stakeCents === 200)!;
-    await s.store.forceBlockCursor(block.id, block.header.count - 1);
+    await testBook(s.store).forceBlockCursor(block.id, block.header.count - 1);
     const { token } = await demoSession(s.app);
     expect((await play(s, token, 200)).status).toBe(200);
     const before = databaseDump(s.sqlite);
@@ -283,7 +284,7 @@ describe('test mode', () => {
     expect(report.plays).toBeGreaterThan(20);
 
     const library = await testLibrary();
-    const store = new SqliteStore(path.join(s.dataDir, SQLITE_FILE_NAME), library);
+    const store = SqliteStore.atFile(path.join(s.dataDir, SQLITE_FILE_NAME), library);
     const tamperings: [string, string, RegExp][] = [
       [
         'a stake debit removed',

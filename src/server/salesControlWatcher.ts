@@ -1,5 +1,5 @@
 import type { Sales } from './sales.ts';
-import type { Store } from './store/types.ts';
+import type { SalesControlBook } from './store/types.ts';
 
 /**
  * Keeps this instance's sales window in step with the operator's setting in the database:
@@ -12,7 +12,7 @@ export class SalesControlWatcher {
   private stopped = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: SalesControlBook,
     private readonly sales: Sales,
     private readonly intervalMs: number,
     private readonly onError: (error: unknown) => void,

@@ -12,7 +12,7 @@ import {
   type Block,
 } from '../../emission/index.ts';
 import { BLOCK_SIZE, STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
-import type { BlockPool, BlockRecord, NewBlock, Store } from '../store/types.ts';
+import type { BlockBook, BlockPool, BlockRecord, NewBlock } from '../store/types.ts';
 
 /** A block that may not be sold; the message is one line, for people. */
 export class BlockRefusedError extends Error {}
@@ -70,7 +70,7 @@ export interface LoadOptions {
  * block that fails the audit or is already loaded.
  */
 export async function loadBlockFile(
-  store: Store,
+  store: BlockBook,
   dataDir: string,
   file: string,
   options: LoadOptions = {},
@@ -133,7 +133,7 @@ export async function makeBlockFile(stakeCents: StakeCents, dataDir: string, poo
  * play on, and the real blocks `npm run portal` loads for itself.
  */
 export async function generateStarterBlocks(
-  store: Pick<Store, 'addBlock'>,
+  store: Pick<BlockBook, 'addBlock'>,
   dataDir: string,
   log: (line: string) => void,
   pool: BlockPool,

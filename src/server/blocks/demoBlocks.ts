@@ -1,6 +1,6 @@
 import { startTypeScriptWorker } from '../../emission/index.ts';
 import { BLOCK_SIZE, STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
-import type { BlockRecord, PlayRecord, Store } from '../store/types.ts';
+import type { BlockBook, BlockRecord, PlayRecord } from '../store/types.ts';
 import { generateStarterBlocks, type MadeBlock } from './blockLoading.ts';
 import type { DemoBlockJob, DemoBlockReply } from './demoBlockWorker.ts';
 
@@ -8,7 +8,7 @@ import type { DemoBlockJob, DemoBlockReply } from './demoBlockWorker.ts';
 export type DemoBlockMaker = (stakeCents: StakeCents, dataDir: string) => Promise<MadeBlock>;
 
 export interface DemoBlocksOptions {
-  store: Pick<Store, 'listBlocks' | 'addBlock'>;
+  store: BlockBook;
   /** Publishes a block's root (read from the commitment kept beside it). */
   publish: (block: Pick<BlockRecord, 'id' | 'filePath' | 'pool'>) => Promise<unknown>;
   dataDir: string;

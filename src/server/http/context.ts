@@ -5,14 +5,15 @@ import type { SaleRoom } from '../sale/saleRoom.ts';
 import type { Sales } from '../sales.ts';
 import type { SessionKeyring } from '../sessions/sessionKeys.ts';
 import type { SessionRegistry } from '../sessions/sessionRegistry.ts';
-import type { Store } from '../store/types.ts';
+import type { BlockBook, PlayBook, PlayerBook, Store } from '../store/types.ts';
 import type { BlockPublication } from '../transparency/publication.ts';
 import type { OperatorWallet } from '../wallet/operatorWallet.ts';
 
 /** What the routes share. */
 export interface AppContext {
   config: ServerConfig;
-  store: Store;
+  /** The parts of the store that the routes read and write (the rest goes through the rooms). */
+  store: PlayerBook & PlayBook & BlockBook;
   library: BlockLibrary;
   /** Blocks' commitments logged in the transparency log before any sale, and the tickets' log part. */
   publication: BlockPublication;

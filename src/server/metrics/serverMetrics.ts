@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../contract/errorCodes.ts';
 import { blockPayoutBasisPoints, STAKES_CENTS } from '../../rules/index.ts';
 import type { LedgerAuditRecord } from '../ledgerAuditRecord.ts';
 import type { CommittedBatch, PlayBatchObserver } from '../store/batchObserver.ts';
-import { BLOCK_POOLS, type Store, type WalletBacklog } from '../store/types.ts';
+import { BLOCK_POOLS, type BlockBook, type WalletBacklog, type WalletBook } from '../store/types.ts';
 import { SupplySampler, supplyForecast, type SupplyForecast } from '../supply.ts';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
@@ -15,7 +15,7 @@ const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 /** What the metrics read when Prometheus scrapes. */
 export interface MetricSources {
-  store: Store;
+  store: BlockBook & WalletBook;
   /** Whether sales are open now (the operator's setting or the dates). */
   salesOpen: () => boolean;
   /** Whether the configured dates alone say open. */

@@ -15,6 +15,7 @@ import type { PostgresStore } from '../store/postgres/postgresStore.ts';
 import { build, call, demoSession, newPlayId, type Target, type TestApp } from '../testing/harness.ts';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../testing/postgres.ts';
 import { signLaunchToken } from '../tokens.ts';
+import { testBook } from '../testing/testBook.ts';
 
 /**
  * Demo play and real money sold from pools of their own, through HTTP, on both databases:
@@ -65,7 +66,7 @@ describe.each(kinds)('pools on $name', (kind) => {
     const made: Session[] = [];
     for (let i = 0; i < demo; i++) made.push({ ...(await demoSession(api)), kind: 'demo' });
     for (let i = 0; i < portal; i++) made.push(await portalSession(api, `pools-${kind.name}-${made.length}`));
-    for (const s of made) await server.store.setBalance(s.playerId, BIG_BALANCE, new Date());
+    for (const s of made) await testBook(server.store).setBalance(s.playerId, BIG_BALANCE, new Date());
     return made;
   }
   /** Runs a SQL statement on the server's own database (to tamper with it, as an attacker with its file would). */
@@ -161,7 +162,7 @@ describe.each(kinds)('pools on $name', (kind) => {
     expect((await blocks(api)).filter((b) => b.pool === 'demo' && b.stakeCents === 200)).toHaveLength(1);
     // 1,000 units left: the next demo sale leaves fewer, and the server makes the next block
     // (off the request path, in a worker thread) before this one runs out.
-    await server.store.forceBlockCursor(demoTwo.id, demoTwo.count - 1000);
+    await testBook(server.store).forceBlockCursor(demoTwo.id, demoTwo.count - 1000);
     expect((await play(api, starter!.token, 200)).status).toBe(200);
     await server.demoBlocks!.idle();
     const queued = (await blocks(api)).filter((b) => b.pool === 'demo' && b.stakeCents === 200);

@@ -1,5 +1,5 @@
 import { operatorPlayerId } from '../portalPlayer.ts';
-import type { BlockPool, BuyResult, PlayerRecord, Store } from '../store/types.ts';
+import type { BlockPool, BuyResult, PlayBook, PlayerBook, PlayerRecord } from '../store/types.ts';
 import type { OperatorWallet, WalletBalance, WalletPlayRequest, WalletPlayResult } from '../wallet/operatorWallet.ts';
 
 /** One play as a purse pays for it: the wallet's request without the operator's id. */
@@ -34,7 +34,7 @@ class LedgerPurse implements Purse {
 
   constructor(
     readonly kind: 'demo-ledger' | 'own-ledger',
-    private readonly store: Store,
+    private readonly store: PlayBook & PlayerBook,
   ) {
     this.pool = kind === 'demo-ledger' ? 'demo' : 'real';
   }
@@ -81,7 +81,7 @@ class WalletPurse implements Purse {
  * pool); a portal player's real money at the operator's wallet when one is configured, else
  * in the game's own ledger (real pool).
  */
-export function choosePurse(playerId: string, store: Store, wallet: OperatorWallet | null): Purse {
+export function choosePurse(playerId: string, store: PlayBook & PlayerBook, wallet: OperatorWallet | null): Purse {
   const operatorId = operatorPlayerId(playerId);
   if (operatorId === null) return new LedgerPurse('demo-ledger', store);
   if (wallet) return new WalletPurse(wallet, operatorId);

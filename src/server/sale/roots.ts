@@ -1,5 +1,5 @@
 import { queueKey, type QueueKey } from '../store/rows.ts';
-import type { BlockPool, BlockRecord, Store } from '../store/types.ts';
+import type { BlockBook, BlockPool, BlockRecord } from '../store/types.ts';
 import type { StakeCents } from '../../rules/index.ts';
 
 /**
@@ -30,7 +30,7 @@ export class SaleRoots {
   private reading: Promise<void> | null = null;
 
   constructor(
-    private readonly store: Pick<Store, 'listBlocks'>,
+    private readonly store: BlockBook,
     private readonly library: RootPublisher,
     private readonly now: () => number = () => performance.now(),
   ) {}

@@ -1,5 +1,5 @@
 import type { Sales } from '../sales.ts';
-import type { BuyRefusal, PlayRecord, Store } from '../store/types.ts';
+import type { BuyRefusal, PlayBook, PlayerBook, PlayRecord } from '../store/types.ts';
 import type { OperatorWallet } from '../wallet/operatorWallet.ts';
 import { WALLET_UNAVAILABLE, type WalletRefusal } from '../wallet/refusals.ts';
 import { choosePurse, type Purse, type PurseBuy } from './purses.ts';
@@ -18,7 +18,7 @@ export interface SaleWatcher {
 }
 
 export interface SaleRoomDeps {
-  store: Store;
+  store: PlayBook & PlayerBook;
   roots: SaleRoots;
   sales: Sales;
   wallet: OperatorWallet | null;

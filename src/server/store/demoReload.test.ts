@@ -6,6 +6,7 @@ import { testLibrary } from '../testing/blockCache.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';
 import type { DemoReloadRequest } from './demoReload.ts';
 import type { Store } from './types.ts';
+import { testBook } from '../testing/testBook.ts';
 
 /** « Recharger la démo » in each store: SQLite, and PostgreSQL when one answers. */
 const kinds = await storeKinds();
@@ -41,14 +42,14 @@ describe.each(kinds)('$name store: reloadDemo', (kind) => {
 
   it('books the reload once per reloadId, concurrent retries included, and keeps the ledger right', async () => {
     const player = await store.createDemoPlayer(10_000, new Date());
-    await store.setBalance(player.id, 30, new Date());
+    await testBook(store).setBalance(player.id, 30, new Date());
     const first = request(player.id);
     const answers = await Promise.all([store.reloadDemo(first), store.reloadDemo(first), store.reloadDemo(first)]);
     expect(answers.filter((a) => a.ok && !a.replayed)).toHaveLength(1);
     for (const answer of answers) expect(answer).toMatchObject({ ok: true, balanceCents: 10_000 });
     expect((await store.getPlayer(player.id))?.balanceCents).toBe(10_000);
     // Spent down again: another reloadId reloads again; the old one only answers.
-    await store.setBalance(player.id, 0, new Date());
+    await testBook(store).setBalance(player.id, 0, new Date());
     expect(await store.reloadDemo(first)).toEqual({ ok: true, balanceCents: 0, replayed: true });
     expect(await store.reloadDemo(request(player.id))).toEqual({ ok: true, balanceCents: 10_000, replayed: false });
     const report = await store.readSnapshot(() => auditLedger(store, library));

@@ -5,8 +5,8 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { tempDataDir } from '../testing/harness.ts';
 import { createTestDatabase, postgresReachable } from '../testing/postgres.ts';
 import { openStore } from './openStore.ts';
-import { PostgresStore } from './postgres/postgresStore.ts';
-import { SqliteStore } from './sqlite/sqliteStore.ts';
+import { PostgresDialect } from './postgres/postgresDialect.ts';
+import { SqliteDialect } from './sqlite/sqliteDialect.ts';
 
 const reachable = await postgresReachable();
 
@@ -43,7 +43,7 @@ describe('openStore', () => {
 
   it('opens SQLite in DATA_DIR without DATABASE_URL', async () => {
     const store = await openStore(loadConfig({ DATA_DIR: dataDir }), new BlockLibrary());
-    expect(store).toBeInstanceOf(SqliteStore);
+    expect(store.dialect).toBeInstanceOf(SqliteDialect);
     await store.close();
   });
 
@@ -51,7 +51,7 @@ describe('openStore', () => {
     const database = await createTestDatabase();
     try {
       const store = await openStore(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url }), new BlockLibrary());
-      expect(store).toBeInstanceOf(PostgresStore);
+      expect(store.dialect).toBeInstanceOf(PostgresDialect);
       expect(await store.listBlocks()).toEqual([]);
       await store.close();
     } finally {

@@ -1,5 +1,7 @@
 import type { StakeCents, Unit } from '../../rules/index.ts';
 import type { Launched } from '../../contract/api.ts';
+import type { Statement } from './dialect.ts';
+import type { LedgerEntry } from './ledgerRules.ts';
 import { decodeUnit } from './unitCode.ts';
 import type { BlockPool, BlockRecord, PlayerRecord, PlayRecord } from './types.ts';
 
@@ -122,4 +124,12 @@ export function addBlockOnSale(blocks: Map<QueueKey, BlockRecord[]>, row: BlockR
   if (!list) blocks.set(key, (list = []));
   if (row.status === 'open') list.unshift(toBlock(row));
   else list.push(toBlock(row));
+}
+
+/** A ledger entry outside a play batch (a funding, an adjustment) as one statement. */
+export function insertEntry(e: LedgerEntry): Statement {
+  return [
+    'INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [e.txn, e.account, e.amountCents, e.playId, e.kind, e.createdAt],
+  ];
 }

@@ -10,6 +10,7 @@ import { addTestBlocks } from '../testing/harness.ts';
 import { newWalletBet, walletBuyRequest } from '../testing/walletBets.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';
 import type { BuyRequest, BuyResult, Store } from './types.ts';
+import { testBook } from '../testing/testBook.ts';
 
 /**
  * The Store contract, run against every store: SQLite (the reference) and PostgreSQL
@@ -169,10 +170,10 @@ describe.each(kinds)('$name store', (kind) => {
     expect(await buy(store, player.id, 200)).toEqual({ ok: false, code: 'INSUFFICIENT_BALANCE' });
     expect(await buy(store, 'demo-nobody', 100)).toEqual({ ok: false, code: 'NOT_FOUND' });
     expect(await opened.dump()).toBe(before);
-    await store.closeBlocksOfStake(300);
+    await testBook(store).closeBlocksOfStake(300);
     const closed = await opened.dump();
     expect(await buy(store, player.id, 300)).toEqual({ ok: false, code: 'INSUFFICIENT_BALANCE' });
-    await store.setBalance(player.id, 1000, new Date());
+    await testBook(store).setBalance(player.id, 1000, new Date());
     const funded = await opened.dump();
     expect(await buy(store, player.id, 300)).toEqual({ ok: false, code: 'SOLD_OUT' });
     expect(await opened.dump()).toBe(funded);
@@ -232,7 +233,7 @@ describe.each(kinds)('$name store', (kind) => {
   it('crosses into the next block without a gap when the open one ends', async () => {
     const player = await store.createDemoPlayer(100_000, new Date());
     const [first, second] = (await store.listBlocks()).filter((b) => b.stakeCents === 100);
-    await store.forceBlockCursor(first!.id, first!.count - 3);
+    await testBook(store).forceBlockCursor(first!.id, first!.count - 3);
     // Earlier positions are not sold in this test: the audit would see a gap, so check sales directly.
     const results = await Promise.all(Array.from({ length: 7 }, () => buy(store, player.id, 100)));
     const plays = results.map((r) => ok(r).play).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 0));
@@ -249,7 +250,7 @@ describe.each(kinds)('$name store', (kind) => {
   it('closes the last block of a stake on its last unit, then answers SOLD_OUT', async () => {
     const player = await store.createDemoPlayer(100_000, new Date());
     const block = (await store.listBlocks()).find((b) => b.stakeCents === 500)!;
-    await store.forceBlockCursor(block.id, block.count - 2);
+    await testBook(store).forceBlockCursor(block.id, block.count - 2);
     const results = await Promise.all(Array.from({ length: 4 }, () => buy(store, player.id, 500)));
     expect(results.filter((r) => r.ok)).toHaveLength(2);
     expect(results.filter((r) => !r.ok && r.code === 'SOLD_OUT')).toHaveLength(2);
@@ -291,8 +292,8 @@ describe.each(kinds)('$name store', (kind) => {
     const portal = await store.ensurePortalPlayer('portal-alice', new Date());
     expect(portal).toEqual({ id: 'portal-alice', kind: 'portal', balanceCents: 0 });
     expect(await store.ensurePortalPlayer('portal-alice', new Date())).toEqual(portal);
-    expect(await store.setBalance(player.id, 250, new Date())).toMatchObject({ balanceCents: 250 });
-    expect(await store.setBalance('demo-nobody', 250, new Date())).toBeNull();
+    expect(await testBook(store).setBalance(player.id, 250, new Date())).toMatchObject({ balanceCents: 250 });
+    expect(await testBook(store).setBalance('demo-nobody', 250, new Date())).toBeNull();
     ok(await buy(store, player.id, 100));
     const report = await expectLedgerOk(store);
     expect(report.players).toBe(2);
@@ -425,7 +426,7 @@ describe.each(kinds)('$name store', (kind) => {
     ok(await buy(store, player.id, 100));
     await expectLedgerOk(store);
     // A cursor moved past an unsold unit is a gap: the check must see it.
-    await store.forceBlockCursor(blockIds[0]!, 5);
+    await testBook(store).forceBlockCursor(blockIds[0]!, 5);
     const report = await store.readSnapshot(() => auditLedger(store, library));
     expect(report.ok).toBe(false);
     expect(report.problems.join('\n')).toMatch(/cursor at 5 but 1 units sold/);

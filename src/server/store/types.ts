@@ -1,14 +1,7 @@
 import type { Cents, StakeCents, Unit } from '../../rules/index.ts';
 import type { ErrorCode, Launched } from '../../contract/api.ts';
-import type { PlayBatchObserver } from './batchObserver.ts';
-import type { DemoReloadRequest, DemoReloadResult } from './demoReload.ts';
 
-/**
- * The server's persistence, behind one interface so that the routes never know which
- * database holds the money. Every method is async so that a networked database
- * (PostgreSQL) fits without touching the routes; the SQLite store resolves at once
- * or after its group commit.
- */
+/** The store's records: what its parts (parts.ts) take and give. */
 
 export type PlayerKind = 'demo' | 'portal';
 
@@ -287,117 +280,13 @@ export interface SoldLot {
   count: number;
 }
 
-export interface Store {
-  close(): Promise<void>;
-
-  /** Reports every play batch to `observer` from now on (null: to nobody). */
-  observePlayBatches(observer: PlayBatchObserver | null): void;
-
-  /** The operator's setting of the sales window, shared by every instance; null: none. */
-  salesControl(): Promise<SalesControl | null>;
-  /** Sets it (null: back to the configured dates). */
-  setSalesControl(control: Omit<SalesControl, 'setAt'> | null, now: Date): Promise<void>;
-  /** Per block and lot, the units sold. */
-  soldLots(): Promise<SoldLot[]>;
-
-  /** A new demo player, funded from house:demo-funding through the ledger. */
-  createDemoPlayer(balanceCents: Cents, now: Date): Promise<PlayerRecord>;
-  /** The portal's player, created with a zero balance on first sight. */
-  ensurePortalPlayer(playerId: string, now: Date): Promise<PlayerRecord>;
-  getPlayer(playerId: string): Promise<PlayerRecord | null>;
-
-  /**
-   * Demo players unused since `cutoff` (created before it, no play since) whose every play is a
-   * demo block's: a page of them, oldest first, after `after` (null: from the oldest). Reads only.
-   */
-  idleDemoPlayers(cutoff: Date, page: { after: IdleDemoPlayer | null; limit: number }): Promise<IdleDemoPlayer[]>;
-  /**
-   * Removes those of `playerIds` still idle at `cutoff` (checked again under lock) with their
-   * plays and ledger transactions, counting the plays per block and lot in purged_plays: one
-   * transaction, on disk when it resolves. Never a portal player, a real or a pre-pools play.
-   */
-  purgeDemoPlayers(playerIds: readonly string[], cutoff: Date): Promise<DemoPurge>;
-
-  /** Puts a verified block on sale (queued behind the open one of its stake and pool, or open). */
-  addBlock(block: NewBlock, now: Date): Promise<BlockRecord>;
-  listBlocks(): Promise<BlockRecord[]>;
-  /** The stakes that still have a unit to sell in the pool. */
-  stakesWithUnits(pool: BlockPool): Promise<Set<StakeCents>>;
-
-  /** The one transaction of a « Jouer ». */
-  buyPlay(request: BuyRequest): Promise<BuyResult>;
-  getPlay(playerId: string, playId: string): Promise<PlayRecord | null>;
-  listPlays(query: PlaysQuery): Promise<{ plays: PlayRecord[]; more: boolean }>;
-  latestUnfinishedPlay(playerId: string): Promise<PlayRecord | null>;
-  /** Marks wheels as launched (never un-launches); null when the play is not this player's. */
-  recordProgress(playerId: string, playId: string, launched: Launched): Promise<PlayRecord | null>;
-  finishPlay(playerId: string, playId: string): Promise<PlayRecord | null>;
-
-  /**
-   * « Recharger la démo »: a demo player's play money back to the starting balance, as a
-   * funding in the ledger, once per reloadId (a retry answers the balance again); durable
-   * when it resolves.
-   */
-  reloadDemo(request: DemoReloadRequest): Promise<DemoReloadResult>;
-
-  /** Test mode and operations: a ledger adjustment against house:adjustments. */
-  setBalance(playerId: string, balanceCents: Cents, now: Date): Promise<PlayerRecord | null>;
-  /** Ends a block's sale: its remaining units are never sold. Null: no such block. */
-  closeBlock(blockId: string): Promise<BlockRecord | null>;
-  /** Test mode: closes every block of a stake. */
-  closeBlocksOfStake(stakeCents: StakeCents): Promise<void>;
-  /** Per block, the units sold since `since` (operations: the rate of sale; reads every play of the period). */
-  unitsSoldSince(since: Date): Promise<{ blockId: string; count: number }[]>;
-  /** Tests only: moves a block's cursor (real blocks always sell from 0 to the end). */
-  forceBlockCursor(blockId: string, nextPosition: number): Promise<void>;
-
-  /**
-   * Runs `read` on one consistent snapshot of the data, for checks made while a server
-   * sells. Only reads may happen inside, and nothing else on this store meanwhile.
-   */
-  readSnapshot<T>(read: () => Promise<T>): Promise<T>;
-  ledgerFacts(): Promise<LedgerFacts>;
-  /** Every play's block, position (null for fixtures) and stored unit, for the unit-by-unit check. */
-  soldUnits(): AsyncIterable<SoldUnit>;
-
-  // ---- The operator's wallet ---------------------------------------------------------
-  /** Records a bet before it is sent (durable when it resolves); not if the playId is taken. */
-  recordWalletBet(bet: NewWalletBet): Promise<RecordBetResult>;
-  walletBet(playId: string): Promise<WalletBetRecord | null>;
-  /** A final refusal: `sending` → `refused`. */
-  refuseWalletBet(requestId: string, refusal: string, now: Date): Promise<void>;
-  /**
-   * `sending` → `cancelled`, with its rollback owed in the same transaction (due at
-   * `nextAttemptAt`); false when the bet was no longer `sending`.
-   */
-  cancelWalletBet(requestId: string, rollbackRequestId: string, now: Date, nextAttemptAt: Date): Promise<boolean>;
-  /** Cancels every bet still `sending` past its deadline, each with its rollback owed now; how many. */
-  cancelStaleWalletBets(now: Date): Promise<number>;
-  /**
-   * Takes up to `limit` outbox entries due at `now` for sending: each becomes due again only
-   * at `heldUntil`, so no other sender takes it meanwhile (PostgreSQL: skips rows that another
-   * instance is taking).
-   */
-  claimOutbox(now: Date, limit: number, heldUntil: Date): Promise<OutboxEntry[]>;
-  /** An answer that settles the entry (`done`) or needs a person (`failed`). */
-  settleOutbox(
-    requestId: string,
-    result: { state: 'done' | 'failed'; answerStatus: string; balanceCents: Cents | null },
-    now: Date,
-  ): Promise<void>;
-  /** No answer: tried again at `nextAttemptAt`. */
-  retryOutbox(requestId: string, nextAttemptAt: Date, error: string): Promise<void>;
-  /** Entries not `done`, oldest first. */
-  unsettledOutbox(): Promise<OutboxEntry[]>;
-  /** Bets still `sending`, oldest first. */
-  unresolvedWalletBets(): Promise<WalletBetRecord[]>;
-  /** Counts of the outbox entries pending and the bets still sending, and their oldest times. */
-  walletBacklog(): Promise<WalletBacklog>;
-  /** Every bet created in [from, to), and every outbox entry of those bets. */
-  walletCalls(from: Date, to: Date): Promise<{ bets: WalletBetRecord[]; outbox: OutboxEntry[] }>;
-  /** The wallet's balance as it last said it, if it ever did. */
-  walletBalance(playerId: string): Promise<{ balanceCents: Cents; seenAt: string } | null>;
-  /** Keeps the wallet's latest balance (an older answer never replaces a newer one). */
-  noteWalletBalance(playerId: string, balanceCents: Cents, seenAt: Date): Promise<void>;
-  walletFacts(): Promise<WalletFacts>;
-}
+export type {
+  BlockBook,
+  DemoPurgeBook,
+  LedgerBook,
+  PlayBook,
+  PlayerBook,
+  SalesControlBook,
+  Store,
+  WalletBook,
+} from './parts.ts';

@@ -9,6 +9,7 @@ import { addTestBlocks } from '../testing/harness.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';
 import { newWalletBet, walletBuyRequest } from '../testing/walletBets.ts';
 import type { BuyRequest, NewWalletBet, Store } from './types.ts';
+import { testBook } from '../testing/testBook.ts';
 
 /**
  * The game's books of the operator's wallet, run against every store: a bet recorded
@@ -115,7 +116,7 @@ describe.each(kinds)('$name store: wallet books', (kind) => {
         betRequestId: closed.requestId,
       },
     ]);
-    await store.closeBlocksOfStake(200);
+    await testBook(store).closeBlocksOfStake(200);
     const soldOut = newBet(randomUUID(), 200);
     await store.recordWalletBet(soldOut);
     expect(await store.buyPlay(walletBuy(soldOut))).toEqual({ ok: false, code: 'SOLD_OUT' });

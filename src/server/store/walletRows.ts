@@ -45,6 +45,12 @@ export const OUTBOX_COLUMNS = `request_id, kind, bet_request_id, play_id, player
 export const OUTBOX_INSERT_COLUMNS =
   'request_id, kind, bet_request_id, play_id, player_id, wallet_player, amount_cents, next_attempt_at, created_at, state';
 
+/** A pending outbox entry, its values from `outboxInsertValues`. */
+export const OUTBOX_INSERT = `INSERT INTO wallet_outbox (${OUTBOX_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`;
+
+/** A bet's outcome (state, time, request id), only while it is still `sending`. */
+export const BET_STATE_UPDATE = `UPDATE wallet_bets SET state = ?, resolved_at = ? WHERE request_id = ? AND state = 'sending'`;
+
 export function outboxInsertValues(
   o: OutboxInsert,
 ): [string, string, string, string, string, string, number, string, string] {

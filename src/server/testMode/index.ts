@@ -1,5 +1,5 @@
 import type { AppExtension } from '../http/context.ts';
-import { withFixtures, type Fixtures } from './fixtures.ts';
+import { withFixtures, type Fixtures, type TestModeStore } from './fixtures.ts';
 import { registerTestRoutes } from './routes.ts';
 
 /**
@@ -9,8 +9,10 @@ import { registerTestRoutes } from './routes.ts';
  */
 export function testModeExtension(): AppExtension {
   const fixtures: Fixtures = new Map();
+  // The decorated store, which the routes' context holds too (wrapStore runs before register).
+  let store: TestModeStore | null = null;
   return {
-    wrapStore: (store) => withFixtures(store, fixtures),
-    register: (app, ctx) => registerTestRoutes(app, ctx, fixtures),
+    wrapStore: (opened) => (store = withFixtures(opened, fixtures)),
+    register: (app, ctx) => registerTestRoutes(app, { ...ctx, store: store! }, fixtures),
   };
 }

@@ -7,7 +7,7 @@ import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
 import type { SalesDates } from '../sales.ts';
-import type { Fixtures } from './fixtures.ts';
+import type { Fixtures, TestModeStore } from './fixtures.ts';
 
 /** The test routes' part of the API (docs/api.md, Test mode): defined here, never on a real server. */
 const OkSchema = Type.Object({ ok: Type.Boolean() });
@@ -45,7 +45,11 @@ export const SalesRequestSchema = Type.Object(
  * Routes for the browser tests, registered only when SPINCAKE_TEST_MODE=1. They change
  * outcomes and money, so they never exist on a real server.
  */
-export function registerTestRoutes(app: ApiServer, ctx: AppContext, fixtures: Fixtures): void {
+export function registerTestRoutes(
+  app: ApiServer,
+  ctx: AppContext & { store: TestModeStore },
+  fixtures: Fixtures,
+): void {
   app.post(
     '/api/test/fixture',
     { schema: { body: FixtureRequestSchema, response: withErrors(OkSchema, 400, 401) } },

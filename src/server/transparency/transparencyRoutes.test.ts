@@ -24,6 +24,7 @@ import {
 import { testBlocks } from '../testing/blockCache.ts';
 import { build, call, demoSession, newPlayId, type TestApp } from '../testing/harness.ts';
 import { nodeSha256 } from '../../transparency/nodeSha256.ts';
+import { testBook } from '../testing/testBook.ts';
 
 let s: TestApp;
 beforeAll(async () => {
@@ -80,7 +81,7 @@ describe('the transparency log of a server', () => {
       );
     }
     // The operator closes the 5 € block: its seed is logged, in a larger tree that keeps the first.
-    await s.store.closeBlocksOfStake(500);
+    await testBook(s.store).closeBlocksOfStake(500);
     expect(await s.context.publication.revealSeeds(await s.store.listBlocks())).toBe(1);
     const second = (await get<SignedTreeHeadResponse>('/api/transparency/head')).body;
     expect(second.treeSize).toBe(first.treeSize + 1);
@@ -158,7 +159,7 @@ describe('the transparency log of a server', () => {
   it('proves a unit past position 999,424 of a full block, where levels have no sibling', async () => {
     const { block } = (await testBlocks())[3]!; // 3 €
     expect(block.header.count).toBe(1_000_000);
-    await s.store.forceBlockCursor(block.id, 999_999);
+    await testBook(s.store).forceBlockCursor(block.id, 999_999);
     const { play, proof } = await playAndProve(300);
     expect(proof.position).toBe(999_999);
     expect(proof.path.some((level) => level.length === 0)).toBe(true);

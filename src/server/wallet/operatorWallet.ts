@@ -3,7 +3,15 @@ import type { StakeCents } from '../../rules/index.ts';
 import { callWallet } from '../../wallet/client.ts';
 import { WALLET_CURRENCY } from '../../wallet/contract.ts';
 import type { WalletSettings } from '../config.ts';
-import type { BuyRefusal, BuyResult, PlayRecord, Store, WalletBetRecord } from '../store/types.ts';
+import type {
+  BlockBook,
+  BuyRefusal,
+  BuyResult,
+  PlayBook,
+  PlayRecord,
+  WalletBetRecord,
+  WalletBook,
+} from '../store/types.ts';
 import { OutboxDrainer, type DrainerOptions } from './outboxDrainer.ts';
 import { refusalOf, WALLET_UNAVAILABLE, type WalletRefusal } from './refusals.ts';
 import { holdMs, sendSettlement } from './settlement.ts';
@@ -46,7 +54,7 @@ export class OperatorWallet {
   private readonly stakesOnSale: StakesOnSale;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: PlayBook & WalletBook & Pick<BlockBook, 'stakesWithUnits'>,
     private readonly settings: WalletSettings,
     options: DrainerOptions = {},
   ) {

@@ -1,5 +1,5 @@
 import type { WalletSettings } from '../config.ts';
-import type { Store } from '../store/types.ts';
+import type { WalletBook } from '../store/types.ts';
 import { holdMs, sendSettlement } from './settlement.ts';
 
 export interface DrainerOptions {
@@ -27,7 +27,7 @@ export class OutboxDrainer {
   private again = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: WalletBook,
     private readonly settings: WalletSettings,
     options: DrainerOptions = {},
   ) {

@@ -1,7 +1,7 @@
 import { callWallet, type WalletResult } from '../../wallet/client.ts';
 import { WALLET_CURRENCY } from '../../wallet/contract.ts';
 import type { WalletSettings } from '../config.ts';
-import type { OutboxEntry, Store } from '../store/types.ts';
+import type { OutboxEntry, WalletBook } from '../store/types.ts';
 import { retryDelayMs } from './backoff.ts';
 
 /** What a win's or rollback's call came to, for the outbox. */
@@ -30,7 +30,7 @@ export function settlementOutcome(result: WalletResult<'win'> | WalletResult<'ro
  * once the outcome is written to the outbox.
  */
 export async function sendSettlement(
-  store: Store,
+  store: WalletBook,
   settings: WalletSettings,
   entry: Pick<
     OutboxEntry,

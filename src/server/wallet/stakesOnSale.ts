@@ -1,5 +1,5 @@
 import type { StakeCents } from '../../rules/index.ts';
-import type { BlockPool, Store } from '../store/types.ts';
+import type { BlockBook, BlockPool } from '../store/types.ts';
 
 /** How long a stake seen with units left is taken to still have some. */
 export const ON_SALE_FRESH_MS = 250;
@@ -16,7 +16,7 @@ export class StakesOnSale {
   private asking: Promise<Set<StakeCents>> | null = null;
 
   constructor(
-    private readonly store: Pick<Store, 'stakesWithUnits'>,
+    private readonly store: Pick<BlockBook, 'stakesWithUnits'>,
     private readonly pool: BlockPool,
     private readonly now: () => number = () => performance.now(),
   ) {}

@@ -65,7 +65,7 @@ async function sqliteSetup(): Promise<Setup> {
   return {
     env: { DATA_DIR: dataDir },
     instances: 1,
-    open: async () => new SqliteStore(path.join(dataDir, SQLITE_FILE_NAME), library),
+    open: async () => SqliteStore.atFile(path.join(dataDir, SQLITE_FILE_NAME), library),
   };
 }
 

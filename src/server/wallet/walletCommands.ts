@@ -1,6 +1,6 @@
 import { getFullStatement } from '../../wallet/client.ts';
 import type { WalletSettings } from '../config.ts';
-import type { Store } from '../store/types.ts';
+import type { WalletBook } from '../store/types.ts';
 import { reconcile, type ReconcileLine } from './reconcile.ts';
 
 /** `npm run ops -- wallet-pending` and `… reconcile`: what operators run against the game's database. */
@@ -10,7 +10,7 @@ type Print = (line: string) => void;
 const euros = (cents: number | null) => (cents === null ? '—' : (cents / 100).toFixed(2));
 
 /** Owed calls and bets without an outcome; exit code 1 when some need a person (`failed`). */
-export async function walletPendingCommand(store: Store, json: boolean, print: Print): Promise<number> {
+export async function walletPendingCommand(store: WalletBook, json: boolean, print: Print): Promise<number> {
   const outbox = await store.unsettledOutbox();
   const bets = await store.unresolvedWalletBets();
   const failed = outbox.filter((e) => e.state === 'failed').length;
@@ -49,7 +49,7 @@ const WALLET_LOG_AFTER_MS = 24 * 3_600_000;
  * owed (run it again once `wallet-pending` is empty); 2: the statement could not be read.
  */
 export async function reconcileCommand(
-  store: Store,
+  store: WalletBook,
   wallet: WalletSettings,
   period: { from: Date; to: Date },
   json: boolean,

@@ -1,5 +1,4 @@
 import pg from 'pg';
-import type { LedgerEntry } from '../ledgerRules.ts';
 import { isConnectionLoss, isRetryable, MAX_ATTEMPTS, retryDelayMs } from './retry.ts';
 
 /** How the PostgreSQL store talks to its database: the pool, transactions and their retries. */
@@ -92,21 +91,4 @@ export async function inTransaction<T>(
       await sleep(retryDelayMs(attempt));
     }
   }
-}
-
-/** Ledger entries outside a play batch (a funding, an adjustment), in one statement. */
-export async function insertEntries(client: pg.PoolClient, entries: readonly LedgerEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  await client.query(
-    `INSERT INTO entries (txn, account, amount_cents, play_id, kind, created_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])`,
-    [
-      entries.map((e) => e.txn),
-      entries.map((e) => e.account),
-      entries.map((e) => e.amountCents),
-      entries.map((e) => e.playId),
-      entries.map((e) => e.kind),
-      entries.map((e) => e.createdAt),
-    ],
-  );
 }

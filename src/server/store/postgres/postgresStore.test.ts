@@ -10,6 +10,7 @@ import { createTestDatabase, lockWaiter, postgresReachable, type TestDatabase } 
 import type { BuyResult } from '../types.ts';
 import { PostgresStore, type PostgresStoreOptions } from './postgresStore.ts';
 import { WAL_BARRIER_SQL } from './walBarrier.ts';
+import { testBook } from '../../testing/testBook.ts';
 
 /**
  * What only PostgreSQL can do wrong: deadlocks, serialization failures, connections
@@ -154,7 +155,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
     await addTestBlocks(one);
     const [first, second] = (await one.listBlocks()).filter((b) => b.stakeCents === 100);
     const start = first!.count - 150;
-    await one.forceBlockCursor(first!.id, start);
+    await testBook(one).forceBlockCursor(first!.id, start);
     const players = await Promise.all(Array.from({ length: 10 }, () => one.createDemoPlayer(1_000_000, new Date())));
     const results = await Promise.all(
       Array.from({ length: 400 }, (_, i) => buy(i % 2 ? one : two, players[i % players.length]!.id, 100)),

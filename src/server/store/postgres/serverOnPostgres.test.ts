@@ -6,7 +6,8 @@ import { auditLedger } from '../../ledgerAudit.ts';
 import { testLibrary } from '../../testing/blockCache.ts';
 import { build, call, demoSession, newPlayId, type Target, type TestApp } from '../../testing/harness.ts';
 import { createTestDatabase, postgresDump, postgresReachable, type TestDatabase } from '../../testing/postgres.ts';
-import { PostgresStore } from './postgresStore.ts';
+import { PostgresDialect } from './postgresDialect.ts';
+import { testBook } from '../../testing/testBook.ts';
 
 /**
  * The key server tests again, through HTTP, with DATABASE_URL naming PostgreSQL: the
@@ -36,7 +37,7 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
   });
 
   it('runs on the PostgreSQL store', () => {
-    expect(server.store).toBeInstanceOf(PostgresStore);
+    expect(server.store.dialect).toBeInstanceOf(PostgresDialect);
   });
 
   it('answers the same play twice, in sequence and concurrently, with one debit', async () => {
@@ -63,7 +64,7 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
 
   it('sells exactly what the balance allows out of 200 parallel plays, never below zero', async () => {
     const { token, playerId } = await demoSession(api);
-    await server.store.setBalance(playerId, 50 * 300, new Date());
+    await testBook(server.store).setBalance(playerId, 50 * 300, new Date());
     const block = (await server.store.listBlocks()).find((b) => b.stakeCents === 300)!;
     const replies = await Promise.all(Array.from({ length: 200 }, () => play(token, 300)));
     const sold = replies.filter((r) => r.status === 200).map((r) => r.body.play);
@@ -133,7 +134,7 @@ describe.skipIf(!reachable)('the server on PostgreSQL', () => {
     const [first, second] = (await server.store.listBlocks()).filter((b) => b.stakeCents === 100);
     const soldBefore = (await server.store.ledgerFacts()).blockCursors.find((c) => c.block.id === first!.id)!.sold;
     expect(soldBefore).toBe(0); // no 1 € play before this test
-    await server.store.forceBlockCursor(first!.id, first!.count - 5);
+    await testBook(server.store).forceBlockCursor(first!.id, first!.count - 5);
     const replies = await Promise.all(Array.from({ length: 12 }, () => play(token, 100)));
     expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));
     const facts = await server.store.ledgerFacts();
