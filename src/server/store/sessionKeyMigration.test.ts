@@ -46,7 +46,7 @@ describe('the session key leaves the database', () => {
     const store = SqliteStore.open(dir, await testLibrary());
     try {
       expect(store.db.prepare('SELECT key FROM meta').all()).toEqual([]);
-      expect(store.db.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: 7 });
+      expect(store.db.prepare('SELECT max(version) AS v FROM schema_migrations').get()).toEqual({ v: 8 });
     } finally {
       await store.close();
     }

@@ -66,6 +66,7 @@ describe.skipIf(!reachable)('PostgreSQL store', () => {
       { version: 5 },
       { version: 6 },
       { version: 7 },
+      { version: 8 },
     ]);
     const outboxIndexes = await admin.query(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'wallet_outbox' ORDER BY indexname`,
