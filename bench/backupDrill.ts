@@ -29,7 +29,7 @@ function timed<T>(label: string, work: () => T): T {
 }
 
 function ops(dataDir: string, ...args: string[]): string {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/ops/cli.ts', ...args], {
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
   });

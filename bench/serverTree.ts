@@ -16,7 +16,7 @@ export interface ServerTree {
   root: string;
   /** `npm start`'s server entry (src/server/main.ts today), relative to root. */
   main: string;
-  /** `npm run ops`'s command line (src/server/cli.ts today), relative to root: its `load FILE…` puts blocks on sale. */
+  /** `npm run ops`'s command line (src/server/ops/cli.ts today), relative to root: its `load FILE…` puts blocks on sale. */
   cli: string;
   /** The Node executable that runs its server and loader. */
   node: string;
@@ -118,7 +118,7 @@ function treeAt(root: string, label: string, node = process.execPath): ServerTre
     root,
     node,
     main: scriptEntry(root, ['start'], 'src/server/main.ts'),
-    cli: scriptEntry(root, ['ops', 'audit:ledger'], 'src/server/cli.ts'),
+    cli: scriptEntry(root, ['ops', 'audit:ledger'], 'src/server/ops/cli.ts'),
   };
   for (const file of [tree.main, tree.cli]) {
     if (!fs.existsSync(path.join(root, file))) throw new Error(`${label}: no ${file} in its tree`);

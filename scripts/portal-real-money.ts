@@ -1,7 +1,7 @@
 /**
  * `npm run portal`: a real-money round in the portal, end to end, in one command. Starts
  *
- *   - the reference operator wallet (src/operator, its own process and SQLite file in
+ *   - the reference operator wallet (src/referenceWallet, its own process and SQLite file in
  *     data/portal-wallet.sqlite), with the demo player's account (100,00 € on first start);
  *   - the game server (npm start's, DATA_DIR ./data), portal sessions on, demo play off, its
  *     portal players' money at that wallet (WALLET_URL, WALLET_SECRET); real money buys only
@@ -19,7 +19,7 @@ import os from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { walletAdmin } from '../src/operator/adminClient.ts';
+import { walletAdmin } from '../src/referenceWallet/adminClient.ts';
 import { STAKES_CENTS } from '../src/rules/index.ts';
 import { BlockLibrary } from '../src/server/blocks/blockLibrary.ts';
 import { loadBlockFile, makeBlockFile } from '../src/server/blocks/blockLoading.ts';
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const walletSecret = randomBytes(24).toString('hex');
   const portalSecret = randomBytes(24).toString('hex');
 
-  const walletUrl = await start('wallet', 'src/operator/main.ts', {
+  const walletUrl = await start('wallet', 'src/referenceWallet/main.ts', {
     WALLET_SECRET: walletSecret,
     WALLET_PORT,
     WALLET_DB: path.join(ROOT, 'data', 'portal-wallet.sqlite'),

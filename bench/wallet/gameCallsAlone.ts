@@ -10,7 +10,7 @@
  *   node --import tsx bench/wallet/gameCallsAlone.ts URL SECRET PLAYER CONNECTIONS SECONDS
  */
 import { uuidV7 } from '../../src/common/uuidV7.ts';
-import { callWallet } from '../../src/wallet/client.ts';
+import { callWallet } from '../../src/walletApi/client.ts';
 
 export interface CallsAloneResult {
   calls: number;

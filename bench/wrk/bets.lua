@@ -1,7 +1,7 @@
 -- wrk script for the control of bench:wallet --machines: bets sent straight to the reference
 -- wallet, signed as the game signs them (contract version 2: HMAC-SHA256 of "/bet\n" ..
 -- timestamp .. "\n" .. raw body under the shared secret, 64 lowercase hex digits in
--- X-Spincake-Signature, the unix time in X-Spincake-Timestamp, src/wallet/signature.ts), each a new bet:
+-- X-Spincake-Signature, the unix time in X-Spincake-Timestamp, src/walletApi/signature.ts), each a new bet:
 -- its own requestId and roundId. The HMAC comes from the libcrypto that wrk itself links (for
 -- TLS), through LuaJIT's FFI. Arguments after `--`: the secret, the player, the amount in cents,
 -- and a number below 4096 that no other wrk process of the benchmark run has (so that no two

@@ -11,7 +11,7 @@ import type { AppContext, AppExtension } from './http/context.ts';
 import { Connections, requestTimeoutOptions } from './http/connections.ts';
 import { ApiError, clientErrorHandler, errorBody, handleError, handleFrameworkError } from './http/errors.ts';
 import { registerSecurityHeaders } from './http/headers.ts';
-import { readLedgerAuditRecord } from './ledgerAuditRecord.ts';
+import { readLedgerAuditRecord } from './ops/ledgerAuditRecord.ts';
 import { loggerOptions, registerRequestLog, requestIdOf } from './http/requestLog.ts';
 import { registerRequestMetrics } from './metrics/requestMetrics.ts';
 import { ServerMetrics } from './metrics/serverMetrics.ts';
@@ -23,18 +23,18 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { notReady } from './routes/readiness.ts';
 import { registerPlayRoutes } from './routes/plays.ts';
 import { registerSessionRoutes } from './routes/session.ts';
-import { Sales } from './sales.ts';
+import { SalesCalendar } from './salesWindow/salesCalendar.ts';
 import { openSessionBook } from './sessions/openSessionBook.ts';
 import { loadSessionKeyring, type SessionKeyring } from './sessions/sessionKeys.ts';
 import { SessionRegistry } from './sessions/sessionRegistry.ts';
-import { SalesControlWatcher } from './salesControlWatcher.ts';
+import { SalesControlWatcher } from './salesWindow/salesControlWatcher.ts';
 import { DemoPurgeTimer } from './demoPurge.ts';
 import { SaleRoom, type SaleWatcher } from './sale/saleRoom.ts';
 import { SaleRoots } from './sale/roots.ts';
 import type { Store } from './store/types.ts';
 import type { BlockPublication } from './transparency/publication.ts';
 import { registerTransparencyRoutes } from './transparency/routes.ts';
-import { OperatorWallet } from './wallet/operatorWallet.ts';
+import { OperatorWallet } from './operatorWallet/operatorWallet.ts';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -78,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   for (const extension of extensions) store = extension.wrapStore?.(store) ?? store;
   const clock = deps.clock ?? (() => new Date());
   const sessionBook = await openSessionBook(config);
-  const sales = new Sales(config.sales);
+  const sales = new SalesCalendar(config.sales);
   const wallet = config.wallet
     ? new OperatorWallet(store, config.wallet, { log: (level, message) => app.log[level](message) })
     : null;

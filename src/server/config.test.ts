@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { MIN_SECRET_LENGTH } from '../wallet/keyring.ts';
+import { MIN_SECRET_LENGTH } from '../walletApi/keyring.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {

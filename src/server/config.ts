@@ -2,8 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { isCents, type Cents } from '../rules/index.ts';
 import { integerSetting, parseUrlSetting, readSetting as read, urlSetting, type Env } from '../common/envSettings.ts';
-import { keyringFromEnv, KeyringError, shortSecretProblem, type WalletKeyring } from '../wallet/keyring.ts';
-import { DEFAULT_CONNECTIONS } from '../wallet/transport.ts';
+import { keyringFromEnv, KeyringError, shortSecretProblem, type WalletKeyring } from '../walletApi/keyring.ts';
+import { DEFAULT_CONNECTIONS } from '../walletApi/transport.ts';
 
 export const PROFILES = ['demo', 'production'] as const;
 /** `production` refuses an unsafe setup (profile.ts); `demo` (what `npm start` runs) warns. */

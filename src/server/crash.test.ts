@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Play, PlayResponse, SessionResponse } from '../contract/api.ts';
-import { auditLedger } from './ledgerAudit.ts';
+import { auditLedger } from './ops/ledgerAudit.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testLibrary } from './testing/blockCache.ts';
 import { spawnServer, type ChildServer } from './testing/child.ts';

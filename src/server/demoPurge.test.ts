@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { StakeCents } from '../rules/index.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
 import { purgeIdleDemoPlayers } from './demoPurge.ts';
-import { auditLedger } from './ledgerAudit.ts';
+import { auditLedger } from './ops/ledgerAudit.ts';
 import { openSessionBook } from './sessions/openSessionBook.ts';
 import type { SessionBook } from './sessions/sessionBook.ts';
 import { PostgresStore as PostgresStoreClass, type PostgresStore } from './store/postgres/postgresStore.ts';

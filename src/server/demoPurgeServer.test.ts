@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountResponse, ApiError } from '../contract/api.ts';
 import type { BlockLibrary } from './blocks/blockLibrary.ts';
-import { auditLedger } from './ledgerAudit.ts';
+import { auditLedger } from './ops/ledgerAudit.ts';
 import { testLibrary } from './testing/blockCache.ts';
 import { addTestBlocks, call, demoSession, newPlayId, startTestServer, type TestServer } from './testing/harness.ts';
 import { sample, scrape } from './testing/metricsText.ts';

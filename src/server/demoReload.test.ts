@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountResponse, ApiError, DemoReloadResponse, SessionResponse } from '../contract/api.ts';
-import { auditLedger } from './ledgerAudit.ts';
+import { auditLedger } from './ops/ledgerAudit.ts';
 import { testLibrary } from './testing/blockCache.ts';
 import { databaseDump, startTestServer, type TestServer } from './testing/harness.ts';
 import { signLaunchToken } from './tokens.ts';

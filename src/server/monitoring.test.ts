@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PlayResponse, SessionResponse } from '../contract/api.ts';
 import { loadConfig } from './config.ts';
-import { writeLedgerAuditRecord } from './ledgerAuditRecord.ts';
+import { writeLedgerAuditRecord } from './ops/ledgerAuditRecord.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { PostgresStore } from './store/postgres/postgresStore.ts';
 import { testLibrary } from './testing/blockCache.ts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Play, PlayResponse, SessionResponse } from '../contract/api.ts';
-import { auditLedger } from './ledgerAudit.ts';
+import { auditLedger } from './ops/ledgerAudit.ts';
 import { PostgresStore } from './store/postgres/postgresStore.ts';
 import { testLibrary } from './testing/blockCache.ts';
 import { spawnServer, type ChildServer } from './testing/child.ts';

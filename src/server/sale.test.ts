@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../emission/index.ts';
 import { evaluate } from '../rules/index.ts';
 import type { AccountResponse, ApiError, PlayResponse, SalesWindow } from '../contract/api.ts';
-import { auditLedger } from './ledgerAudit.ts';
+import { auditLedger } from './ops/ledgerAudit.ts';
 import { SQLITE_FILE_NAME, SqliteStore } from './store/sqlite/sqliteStore.ts';
 import { testBlocks, testLibrary } from './testing/blockCache.ts';
 import { build, call, databaseDump, demoSession, newPlayId, type TestApp } from './testing/harness.ts';

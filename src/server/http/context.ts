@@ -2,12 +2,12 @@ import type { BlockLibrary } from '../blocks/blockLibrary.ts';
 import type { ServerConfig } from '../config.ts';
 import type { ApiServer } from './apiServer.ts';
 import type { SaleRoom } from '../sale/saleRoom.ts';
-import type { Sales } from '../sales.ts';
+import type { SalesCalendar } from '../salesWindow/salesCalendar.ts';
 import type { SessionKeyring } from '../sessions/sessionKeys.ts';
 import type { SessionRegistry } from '../sessions/sessionRegistry.ts';
 import type { BlockBook, PlayBook, PlayerBook, Store } from '../store/types.ts';
 import type { BlockPublication } from '../transparency/publication.ts';
-import type { OperatorWallet } from '../wallet/operatorWallet.ts';
+import type { OperatorWallet } from '../operatorWallet/operatorWallet.ts';
 
 /** What the routes share. */
 export interface AppContext {
@@ -17,7 +17,7 @@ export interface AppContext {
   library: BlockLibrary;
   /** Blocks' commitments logged in the transparency log before any sale, and the tickets' log part. */
   publication: BlockPublication;
-  sales: Sales;
+  sales: SalesCalendar;
   /** Sign and check session tokens (never stored in the database). */
   sessionKeys: SessionKeyring;
   /** Logouts, idle sessions and used launch tokens, shared by every instance. */

@@ -1,10 +1,10 @@
 import client from 'prom-client';
 import { ERROR_CODES } from '../../contract/errorCodes.ts';
 import { blockPayoutBasisPoints, STAKES_CENTS } from '../../rules/index.ts';
-import type { LedgerAuditRecord } from '../ledgerAuditRecord.ts';
+import type { LedgerAuditRecord } from '../ops/ledgerAuditRecord.ts';
 import type { CommittedBatch, PlayBatchObserver } from '../store/batchObserver.ts';
 import { BLOCK_POOLS, type BlockBook, type WalletBacklog, type WalletBook } from '../store/types.ts';
-import { SupplySampler, supplyForecast, type SupplyForecast } from '../supply.ts';
+import { SupplySampler, supplyForecast, type SupplyForecast } from '../ops/supply.ts';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 

@@ -10,7 +10,7 @@ import type {
 import { verifyTicketProof } from '../../proofs/index.ts';
 import { nodeSha256 } from '../../transparency/nodeSha256.ts';
 import { STAKES_CENTS, type StakeCents } from '../../rules/index.ts';
-import { auditLedger } from '../ledgerAudit.ts';
+import { auditLedger } from '../ops/ledgerAudit.ts';
 import type { PostgresStore } from '../store/postgres/postgresStore.ts';
 import { build, call, demoSession, newPlayId, type Target, type TestApp } from '../testing/harness.ts';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../testing/postgres.ts';

@@ -1,7 +1,7 @@
-import type { Sales } from '../sales.ts';
+import type { SalesCalendar } from '../salesWindow/salesCalendar.ts';
 import type { BuyRefusal, PlayBook, PlayerBook, PlayRecord } from '../store/types.ts';
-import type { OperatorWallet } from '../wallet/operatorWallet.ts';
-import { WALLET_UNAVAILABLE, type WalletRefusal } from '../wallet/refusals.ts';
+import type { OperatorWallet } from '../operatorWallet/operatorWallet.ts';
+import { WALLET_UNAVAILABLE, type WalletRefusal } from '../operatorWallet/refusals.ts';
 import { choosePurse, type Purse, type PurseBuy } from './purses.ts';
 import type { SaleRoots } from './roots.ts';
 
@@ -20,7 +20,7 @@ export interface SaleWatcher {
 export interface SaleRoomDeps {
   store: PlayBook & PlayerBook;
   roots: SaleRoots;
-  sales: Sales;
+  sales: SalesCalendar;
   wallet: OperatorWallet | null;
   watcher?: SaleWatcher | null;
   /** The time of a sale that had to wait for a block's publication (the request's time otherwise). */

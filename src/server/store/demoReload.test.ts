@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BlockLibrary } from '../blocks/blockLibrary.ts';
-import { auditLedger } from '../ledgerAudit.ts';
+import { auditLedger } from '../ops/ledgerAudit.ts';
 import { testLibrary } from '../testing/blockCache.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';
 import type { DemoReloadRequest } from './demoReload.ts';

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { unitForPair } from '../../emission/index.ts';
 import { evaluate, type StakeCents } from '../../rules/index.ts';
 import type { BlockLibrary } from '../blocks/blockLibrary.ts';
-import { auditLedger } from '../ledgerAudit.ts';
+import { auditLedger } from '../ops/ledgerAudit.ts';
 import { seededRandom } from '../seededRandom.ts';
 import { testLibrary } from '../testing/blockCache.ts';
 import { addTestBlocks } from '../testing/harness.ts';

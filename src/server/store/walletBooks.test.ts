@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { UUID_V7, uuidV7Millis } from '../../common/uuidV7.ts';
 import type { StakeCents } from '../../rules/index.ts';
 import type { BlockLibrary } from '../blocks/blockLibrary.ts';
-import { auditLedger } from '../ledgerAudit.ts';
+import { auditLedger } from '../ops/ledgerAudit.ts';
 import { testLibrary } from '../testing/blockCache.ts';
 import { addTestBlocks } from '../testing/harness.ts';
 import { storeKinds, type OpenedStore } from '../testing/stores.ts';

@@ -6,7 +6,7 @@ import { requirePlayer } from '../http/auth.ts';
 import type { AppContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { withErrors } from '../http/schemas.ts';
-import type { SalesDates } from '../sales.ts';
+import type { SalesDates } from '../salesWindow/salesCalendar.ts';
 import type { Fixtures, TestModeStore } from './fixtures.ts';
 
 /** The test routes' part of the API (docs/api.md, Test mode): defined here, never on a real server. */

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { walletAdmin, type WalletAdmin } from '../../operator/adminClient.ts';
+import { walletAdmin, type WalletAdmin } from '../../referenceWallet/adminClient.ts';
 import { spawnServer, type ChildServer } from './child.ts';
 
 /** The reference operator wallet, run as the service it is (its own process and database), for the game's tests. */
 
 export const TEST_WALLET_SECRET = 'the-game-and-its-wallet-share-this-secret';
-const WALLET_MAIN = path.resolve('src/operator/main.ts');
+const WALLET_MAIN = path.resolve('src/referenceWallet/main.ts');
 
 export interface SpawnedWallet {
   url: string;

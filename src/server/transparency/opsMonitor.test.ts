@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 function ops(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/ops/cli.ts', ...args], {
     env: { ...process.env, DATA_DIR: s.dataDir },
     encoding: 'utf8',
     timeout: 60_000,

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StakeCents } from '../../../rules/index.ts';
 import type { BlockLibrary } from '../../blocks/blockLibrary.ts';
-import { auditLedger } from '../../ledgerAudit.ts';
+import { auditLedger } from '../../ops/ledgerAudit.ts';
 import { testLibrary } from '../../testing/blockCache.ts';
 import { addTestBlocks } from '../../testing/harness.ts';
 import { createTestDatabase, lockWaiter, postgresReachable, type TestDatabase } from '../../testing/postgres.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../../rules/index.ts';
 import type { ApiError, PlayResponse, PlaysPage } from '../../../contract/api.ts';
 import type { BlockLibrary } from '../../blocks/blockLibrary.ts';
-import { auditLedger } from '../../ledgerAudit.ts';
+import { auditLedger } from '../../ops/ledgerAudit.ts';
 import { testLibrary } from '../../testing/blockCache.ts';
 import { build, call, demoSession, newPlayId, type Target, type TestApp } from '../../testing/harness.ts';
 import { createTestDatabase, postgresDump, postgresReachable, type TestDatabase } from '../../testing/postgres.ts';

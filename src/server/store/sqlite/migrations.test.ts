@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluate } from '../../../rules/index.ts';
-import { auditLedger } from '../../ledgerAudit.ts';
+import { auditLedger } from '../../ops/ledgerAudit.ts';
 import { testBlocks, testLibrary } from '../../testing/blockCache.ts';
 import { tempDataDir } from '../../testing/harness.ts';
 import { fundingEntries, playerAccount, pushPlayEntries, type LedgerEntry } from '../ledgerRules.ts';
