@@ -1,6 +1,11 @@
 import { operatorPlayerId } from '../portalPlayer.ts';
 import type { BlockPool, BuyResult, PlayBook, PlayerBook, PlayerRecord } from '../store/types.ts';
-import type { OperatorWallet, WalletBalance, WalletPlayRequest, WalletPlayResult } from '../operatorWallet/operatorWallet.ts';
+import type {
+  OperatorWallet,
+  WalletBalance,
+  WalletPlayRequest,
+  WalletPlayResult,
+} from '../operatorWallet/operatorWallet.ts';
 
 /** One play as a purse pays for it: the wallet's request without the operator's id. */
 export type PurseBuy = Omit<WalletPlayRequest, 'operatorPlayerId'>;
