@@ -58,8 +58,8 @@ const seconds = (date: Date) => date.getTime() / 1000;
 export class ServerMetrics implements PlayBatchObserver {
   readonly registry = new client.Registry();
   private readonly playsSold: client.Counter<'stake_cents' | 'pool'>;
-  private readonly stakesCents: client.Counter<'stake_cents'>;
-  private readonly prizesCents: client.Counter<'stake_cents'>;
+  private readonly stakesCents: client.Counter<'stake_cents' | 'pool'>;
+  private readonly prizesCents: client.Counter<'stake_cents' | 'pool'>;
   private readonly supply = new SupplySampler();
   private readonly refusals: client.Counter<'code'>;
   private readonly requestSeconds: client.Histogram<'method' | 'route' | 'status'>;
@@ -79,14 +79,15 @@ export class ServerMetrics implements PlayBatchObserver {
     });
     this.stakesCents = new client.Counter({
       name: 'spincake_stakes_cents_total',
-      help: 'Stakes of the units sold, in cents, per stake in cents',
-      labelNames: ['stake_cents'],
+      // Per pool: play money (demo) never counts in real sales (issue 28).
+      help: 'Stakes of the units sold, in cents, per stake in cents and pool (real money or demo play money)',
+      labelNames: ['stake_cents', 'pool'],
       registers,
     });
     this.prizesCents = new client.Counter({
       name: 'spincake_prizes_cents_total',
-      help: 'Lots won by the units sold, in cents, per stake in cents',
-      labelNames: ['stake_cents'],
+      help: 'Lots won by the units sold, in cents, per stake in cents and pool (real money or demo play money)',
+      labelNames: ['stake_cents', 'pool'],
       registers,
     });
     this.refusals = new client.Counter({
@@ -269,8 +270,10 @@ export class ServerMetrics implements PlayBatchObserver {
     fromAudit('spincake_ledger_audit_problems', 'Problems the last ledger audit found', (record) => record.problems);
     // Every stake (of each pool) shows from the start (at 0), so that rate() sees the first sale.
     for (const stake of STAKES_CENTS) {
-      for (const pool of BLOCK_POOLS) this.playsSold.inc({ stake_cents: stake, pool }, 0);
-      for (const counter of [this.stakesCents, this.prizesCents]) counter.inc({ stake_cents: stake }, 0);
+      for (const pool of BLOCK_POOLS) {
+        for (const counter of [this.playsSold, this.stakesCents, this.prizesCents])
+          counter.inc({ stake_cents: stake, pool }, 0);
+      }
     }
   }
 
@@ -279,8 +282,8 @@ export class ServerMetrics implements PlayBatchObserver {
     this.batchCommitSeconds.observe(batch.commitSeconds);
     for (const { stakeCents, pool, count, wonCents } of batch.sold) {
       this.playsSold.inc({ stake_cents: stakeCents, pool }, count);
-      this.stakesCents.inc({ stake_cents: stakeCents }, count * stakeCents);
-      this.prizesCents.inc({ stake_cents: stakeCents }, wonCents);
+      this.stakesCents.inc({ stake_cents: stakeCents, pool }, count * stakeCents);
+      this.prizesCents.inc({ stake_cents: stakeCents, pool }, wonCents);
     }
   }
 

@@ -48,8 +48,11 @@ describe('the metrics operations alert on', () => {
     );
 
     const after = await scrape(server);
-    expect(sample(after, 'spincake_stakes_cents_total', 'stake_cents="100"')).toBe(600);
-    expect(sample(after, 'spincake_prizes_cents_total', 'stake_cents="100"')).toBe(won);
+    // Demo plays (this test's) count as play money, apart from the real sales.
+    expect(sample(after, 'spincake_stakes_cents_total', 'stake_cents="100",pool="demo"')).toBe(600);
+    expect(sample(after, 'spincake_prizes_cents_total', 'stake_cents="100",pool="demo"')).toBe(won);
+    expect(sample(after, 'spincake_stakes_cents_total', 'stake_cents="100",pool="real"')).toBe(0);
+    expect(sample(after, 'spincake_prizes_cents_total', 'stake_cents="100",pool="real"')).toBe(0);
     expect(sample(after, 'spincake_units_on_sale', 'stake_cents="100",pool="demo"')).toBe(2_000_000 - 6);
     const perHour = sample(after, 'spincake_units_sold_per_hour', 'stake_cents="100",pool="demo"')!;
     expect(perHour).toBeGreaterThan(0);
