@@ -60,9 +60,11 @@ export class PortalBridge {
   private closed = false;
   private readonly listener = (event: MessageEventLike) => this.receive(event);
 
-  private constructor(private readonly o: BridgeOptions & { window: BridgeWindow & { parent: MessageTargetLike } }) {
-    this.targets = targetOrigins(o.allowedOrigins, o.parentOrigin);
-    o.window.addEventListener('message', this.listener);
+  private constructor(
+    private readonly options: BridgeOptions & { window: BridgeWindow & { parent: MessageTargetLike } },
+  ) {
+    this.targets = targetOrigins(options.allowedOrigins, options.parentOrigin);
+    options.window.addEventListener('message', this.listener);
   }
 
   /** A bridge when the game is framed and some portal origin is configured; null otherwise. */
@@ -97,22 +99,22 @@ export class PortalBridge {
   close(): void {
     this.closed = true;
     this.queue = [];
-    this.o.window.removeEventListener('message', this.listener);
+    this.options.window.removeEventListener('message', this.listener);
   }
 
   private post(event: GameEvent): void {
-    for (const origin of this.targets) this.o.window.parent.postMessage(event, origin);
+    for (const origin of this.targets) this.options.window.parent.postMessage(event, origin);
   }
 
   private receive(event: MessageEventLike): void {
     if (this.closed) return;
-    if (event.source !== this.o.window.parent) return;
-    if (!isAllowedOrigin(event.origin, this.o.allowedOrigins)) return;
+    if (event.source !== this.options.window.parent) return;
+    if (!isAllowedOrigin(event.origin, this.options.allowedOrigins)) return;
     const command = parsePortalCommand(event.data);
     if (!command) return;
     // The parent has proved its origin: from now on, post to it alone.
     this.targets = [event.origin];
-    this.o.onCommand(command);
+    this.options.onCommand(command);
   }
 }
 

@@ -68,36 +68,36 @@ export class Hud implements ControlsView {
 
   constructor(
     host: HTMLElement,
-    private readonly t: Strings,
+    private readonly strings: Strings,
     private readonly locale: Locale,
     private readonly handlers: HudHandlers,
   ) {
     this.root = host;
     this.canvasHost = el('div', { className: 'canvas-host' });
 
-    const logo = el('h1', { className: 'logo', attrs: { 'aria-label': t.title } }, [
+    const logo = el('h1', { className: 'logo', attrs: { 'aria-label': strings.title } }, [
       el('span', { className: 'logo-spin', text: 'SPIN' }),
       el('span', { className: 'logo-cake', text: 'CAKE' }),
     ]);
-    this.muteButton = button('icon-button', '', t.mute);
+    this.muteButton = button('icon-button', '', strings.mute);
     this.muteButton.append(icon(ICONS.soundOn));
     this.muteButton.addEventListener('click', () => handlers.toggleMute());
     // A switch (on / off), not a press button: screen readers say « Rotation rapide, activé ».
-    this.quickSpinSwitch = button('icon-button quick-spin', '', t.quickSpin);
+    this.quickSpinSwitch = button('icon-button quick-spin', '', strings.quickSpin);
     this.quickSpinSwitch.setAttribute('role', 'switch');
     this.quickSpinSwitch.setAttribute('aria-checked', 'false');
-    this.quickSpinSwitch.title = t.quickSpin;
+    this.quickSpinSwitch.title = strings.quickSpin;
     this.quickSpinSwitch.append(icon(ICONS.quickSpin));
     this.quickSpinSwitch.addEventListener('click', () => handlers.toggleQuickSpin());
-    const historyButton = button('icon-button', '', t.history);
+    const historyButton = button('icon-button', '', strings.history);
     historyButton.append(icon(ICONS.history));
     historyButton.addEventListener('click', () => handlers.history());
-    const rulesButton = button('icon-button', '', t.rules);
+    const rulesButton = button('icon-button', '', strings.rules);
     rulesButton.append(icon(ICONS.rules));
     rulesButton.addEventListener('click', () => handlers.rules());
     const header = el('header', { className: 'top' }, [
       logo,
-      el('nav', { className: 'corner', attrs: { 'aria-label': t.title } }, [
+      el('nav', { className: 'corner', attrs: { 'aria-label': strings.title } }, [
         this.muteButton,
         this.quickSpinSwitch,
         historyButton,
@@ -106,26 +106,26 @@ export class Hud implements ControlsView {
     ]);
 
     this.goButtons = [0, 1, 2, 3].map((i) => {
-      const b = button('go wheel-go', t.go, t.goWheelLabel(i + 1));
+      const b = button('go wheel-go', strings.go, strings.goWheelLabel(i + 1));
       b.dataset.wheel = String(i + 1);
       b.addEventListener('click', () => handlers.go(i));
       return b;
     });
 
     this.balanceValue = el('span', { className: 'balance-value', text: '—' });
-    this.balancePending = el('span', { className: 'balance-pending', text: t.balancePending });
+    this.balancePending = el('span', { className: 'balance-pending', text: strings.balancePending });
     this.balancePending.hidden = true;
-    this.demoBadge = el('span', { className: 'demo-badge', text: t.demo, attrs: { title: t.demoLabel } });
+    this.demoBadge = el('span', { className: 'demo-badge', text: strings.demo, attrs: { title: strings.demoLabel } });
     this.demoBadge.hidden = true;
     const balance = el('div', { className: 'balance' }, [
-      el('span', { className: 'balance-label' }, [t.balance, this.demoBadge]),
+      el('span', { className: 'balance-label' }, [strings.balance, this.demoBadge]),
       this.balanceValue,
       this.balancePending,
     ]);
-    this.stakeRow = el('div', { className: 'stakes', attrs: { role: 'group', 'aria-label': t.stakeHeading } });
-    this.playButton = button('play', t.play);
+    this.stakeRow = el('div', { className: 'stakes', attrs: { role: 'group', 'aria-label': strings.stakeHeading } });
+    this.playButton = button('play', strings.play);
     this.playButton.addEventListener('click', () => handlers.play());
-    this.goAllButton = button('go go-all', t.goAll, t.goAllLabel);
+    this.goAllButton = button('go go-all', strings.goAll, strings.goAllLabel);
     this.goAllButton.addEventListener('click', () => handlers.goAll());
     this.bar = el('div', { className: 'bar' }, [
       balance,
@@ -134,10 +134,10 @@ export class Hud implements ControlsView {
     ]);
 
     this.messageText = el('p', { className: 'message-text', attrs: { role: 'alert' } });
-    this.depositButton = button('deposit', t.deposit);
+    this.depositButton = button('deposit', strings.deposit);
     this.depositButton.hidden = true;
     this.depositButton.addEventListener('click', () => handlers.deposit?.());
-    this.reloadDemoButton = button('deposit reload-demo', t.reloadDemo);
+    this.reloadDemoButton = button('deposit reload-demo', strings.reloadDemo);
     this.reloadDemoButton.hidden = true;
     this.reloadDemoButton.addEventListener('click', () => handlers.reloadDemo());
     this.message = el('div', { className: 'message' }, [this.messageText, this.depositButton, this.reloadDemoButton]);
@@ -145,7 +145,7 @@ export class Hud implements ControlsView {
     this.tallyLine = el('p', { className: 'live-tally', attrs: { 'aria-hidden': 'true' } });
     this.card = new ResultCard({
       host,
-      strings: t,
+      strings,
       locale,
       balance: this.cardBalance(),
       behind: () => this.behindCard,
@@ -156,8 +156,8 @@ export class Hud implements ControlsView {
 
     // Responsible gaming, always on screen (as French online lottery games show it).
     this.footer = el('footer', { className: 'responsible' }, [
-      el('span', { className: 'age', text: t.adultsOnly, attrs: { 'aria-label': t.adultsOnlyLabel } }),
-      el('span', { className: 'risk', text: t.riskLine }),
+      el('span', { className: 'age', text: strings.adultsOnly, attrs: { 'aria-label': strings.adultsOnlyLabel } }),
+      el('span', { className: 'risk', text: strings.riskLine }),
     ]);
     host.append(
       this.canvasHost,
@@ -211,7 +211,7 @@ export class Hud implements ControlsView {
   /** A demo balance is play money: said on it. */
   setDemo(demo: boolean): void {
     this.demoBadge.hidden = !demo;
-    this.balanceValue.setAttribute('aria-description', demo ? this.t.demoLabel : '');
+    this.balanceValue.setAttribute('aria-description', demo ? this.strings.demoLabel : '');
   }
 
   /** The portal's page for limits and self-exclusion, when it gave one. */
@@ -221,7 +221,7 @@ export class Hud implements ControlsView {
     this.footer.append(
       el('a', {
         className: 'limits',
-        text: this.t.limitsLink,
+        text: this.strings.limitsLink,
         attrs: { href: url, target: '_blank', rel: 'noopener' },
       }),
     );
@@ -231,8 +231,12 @@ export class Hud implements ControlsView {
     if (this.stakeButtons.size === 0) {
       for (const offer of offers) {
         const amount = formatCents(offer.stakeCents, this.locale);
-        const b = button('stake', amount, this.t.stakeLabel(amount));
-        const tag = el('span', { className: 'sold-out-tag', text: this.t.soldOut, attrs: { 'aria-hidden': 'true' } });
+        const b = button('stake', amount, this.strings.stakeLabel(amount));
+        const tag = el('span', {
+          className: 'sold-out-tag',
+          text: this.strings.soldOut,
+          attrs: { 'aria-hidden': 'true' },
+        });
         b.append(tag);
         b.addEventListener('click', () => this.handlers.stake(offer.stakeCents));
         this.stakeButtons.set(offer.stakeCents, b);
@@ -247,7 +251,7 @@ export class Hud implements ControlsView {
       b.setAttribute('aria-pressed', String(offer.stakeCents === selected));
       // Said in words, on the button itself: touch screens never show a tooltip.
       b.classList.toggle('sold-out', !offer.onSale);
-      b.setAttribute('aria-label', offer.onSale ? this.t.stakeLabel(amount) : this.t.soldOutLabel(amount));
+      b.setAttribute('aria-label', offer.onSale ? this.strings.stakeLabel(amount) : this.strings.soldOutLabel(amount));
     }
     this.maxStakeCents = maxCents;
     this.applyStakesEnabled();
@@ -268,7 +272,7 @@ export class Hud implements ControlsView {
     const b = this.reloadDemoButton;
     b.hidden = offer === 'none';
     b.disabled = offer === 'busy';
-    b.textContent = offer === 'busy' ? this.t.reloadDemoBusy : this.t.reloadDemo;
+    b.textContent = offer === 'busy' ? this.strings.reloadDemoBusy : this.strings.reloadDemo;
     b.setAttribute('aria-busy', String(offer === 'busy'));
   }
 
@@ -276,8 +280,13 @@ export class Hud implements ControlsView {
     this.playButton.disabled = !c.canPlay;
     // A pending purchase: the button says it resends that purchase, not a new one.
     const pending = c.pendingStakeCents;
-    const name = pending === null ? this.t.play : this.t.resumePurchaseLabel(formatCents(pending, this.locale));
-    this.playButton.textContent = c.buying ? this.t.playBusy : pending === null ? this.t.play : this.t.resumePurchase;
+    const name =
+      pending === null ? this.strings.play : this.strings.resumePurchaseLabel(formatCents(pending, this.locale));
+    this.playButton.textContent = c.buying
+      ? this.strings.playBusy
+      : pending === null
+        ? this.strings.play
+        : this.strings.resumePurchase;
     this.playButton.classList.toggle('pending', pending !== null);
     this.playButton.setAttribute('aria-busy', String(c.buying));
     // The accessible name stays the same while busy, and names the pending purchase's stake.
@@ -319,7 +328,7 @@ export class Hud implements ControlsView {
 
   setMuted(muted: boolean): void {
     this.muteButton.replaceChildren(icon(muted ? ICONS.soundOff : ICONS.soundOn));
-    this.muteButton.setAttribute('aria-label', muted ? this.t.unmute : this.t.mute);
+    this.muteButton.setAttribute('aria-label', muted ? this.strings.unmute : this.strings.mute);
     this.muteButton.setAttribute('aria-pressed', String(muted));
   }
 

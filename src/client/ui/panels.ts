@@ -143,7 +143,7 @@ export class HistoryList {
 
   constructor(
     private readonly body: HTMLElement,
-    private readonly t: Strings,
+    private readonly strings: Strings,
     private readonly locale: Locale,
     private readonly load: (before?: string) => Promise<ApiResult<PlaysPage>>,
     /** Replays a play on the wheels (Article 4.1); false when the table is in a round. */
@@ -172,7 +172,12 @@ export class HistoryList {
       this.body.append(
         el('p', {
           className: 'session-line',
-          text: this.t.sessionLine(this.t.sessionMinutes(s.minutes), money(s.stakedCents), money(s.wonCents), net),
+          text: this.strings.sessionLine(
+            this.strings.sessionMinutes(s.minutes),
+            money(s.stakedCents),
+            money(s.wonCents),
+            net,
+          ),
           attrs: {
             'data-staked-cents': String(s.stakedCents),
             'data-won-cents': String(s.wonCents),
@@ -197,7 +202,7 @@ export class HistoryList {
       return;
     }
     const { treeSize, rootHash } = head.data;
-    line.textContent = this.t.logHead(formatCount(treeSize, this.locale), rootHash.slice(0, 16));
+    line.textContent = this.strings.logHead(formatCount(treeSize, this.locale), rootHash.slice(0, 16));
     line.dataset.treeSize = String(treeSize);
     line.dataset.rootHash = rootHash;
     line.title = rootHash;
@@ -207,13 +212,15 @@ export class HistoryList {
     const page = await this.load(this.nextBefore ?? undefined);
     this.body.querySelector('.history-more')?.remove();
     if (!page.ok) {
-      this.body.append(el('p', { text: page.kind === 'network' ? this.t.errors.network : this.t.errors.unknown }));
+      this.body.append(
+        el('p', { text: page.kind === 'network' ? this.strings.errors.network : this.strings.errors.unknown }),
+      );
       return;
     }
     let list = this.body.querySelector('ol');
     if (!list) {
       if (page.data.plays.length === 0) {
-        this.body.append(el('p', { text: this.t.historyEmpty }));
+        this.body.append(el('p', { text: this.strings.historyEmpty }));
         return;
       }
       list = el('ol', { className: 'history' });
@@ -222,14 +229,14 @@ export class HistoryList {
     for (const play of page.data.plays) list.append(this.row(play));
     this.nextBefore = page.data.nextBefore;
     if (this.nextBefore) {
-      const more = button('stake history-more', this.t.historyMore);
+      const more = button('stake history-more', this.strings.historyMore);
       more.addEventListener('click', () => void this.more());
       this.body.append(more);
     }
   }
 
   private row(play: Play): HTMLElement {
-    const t = this.t;
+    const t = this.strings;
     const money = (c: number) => formatCents(c, this.locale);
     const date = new Date(play.createdAt).toLocaleString(this.locale === 'fr' ? 'fr-FR' : 'en-GB', {
       dateStyle: 'short',
@@ -309,7 +316,7 @@ export class HistoryList {
   private checkControl(play: Play): HTMLElement[] {
     const check = this.check;
     if (!check) return [];
-    const t = this.t;
+    const t = this.strings;
     const action = button('history-verify', t.ticketCheck.action);
     let result: HTMLElement | null = null;
     action.addEventListener('click', () => {

@@ -48,9 +48,9 @@ export class ResultCard {
   private readonly takeover: Takeover;
   private revealTimeline: gsap.core.Timeline | null = null;
 
-  constructor(private readonly o: ResultCardOptions) {
+  constructor(private readonly options: ResultCardOptions) {
     this.layer = el('div', { className: 'result-layer', attrs: { hidden: '' } });
-    this.takeover = new Takeover(o.host, o.strings);
+    this.takeover = new Takeover(options.host, options.strings);
     // On the document: a click on the dimmed table behind must not let the keys escape the card.
     document.addEventListener('keydown', (e) => this.open && !this.takeover.open && this.onKey(e));
   }
@@ -64,7 +64,7 @@ export class ResultCard {
   private onKey(e: KeyboardEvent): void {
     if (e.key === 'Escape') {
       e.preventDefault();
-      this.o.closeResult();
+      this.options.closeResult();
       return;
     }
     if (e.key !== 'Tab') return;
@@ -82,7 +82,7 @@ export class ResultCard {
   }
 
   private inertBehind(inert: boolean): void {
-    for (const behind of this.o.behind()) behind.inert = inert;
+    for (const behind of this.options.behind()) behind.inert = inert;
   }
 
   /**
@@ -100,28 +100,28 @@ export class ResultCard {
     this.inertBehind(true);
     document.body.dataset.overlay = 'takeover';
     // The credit waits through the takeover too: the card counts it up (showCard).
-    if (this.o.balance.shown === play.balanceBeforeCents - play.stakeCents) {
-      this.o.balance.countTo(play.balanceAfterCents, gsap.to({}, { duration: 0, paused: true }));
+    if (this.options.balance.shown === play.balanceBeforeCents - play.stakeCents) {
+      this.options.balance.countTo(play.balanceAfterCents, gsap.to({}, { duration: 0, paused: true }));
     }
     this.takeover.show(
       {
         tier,
         winCents: play.winCents,
-        money: (c) => formatCents(c, this.o.locale),
+        money: (c) => formatCents(c, this.options.locale),
         holdS: level.takeoverS,
         countUpS: level.countUpS,
         reducedMotion,
-        timeScale: this.o.quickSpin() ? 2 : 1,
+        timeScale: this.options.quickSpin() ? 2 : 1,
       },
       () => this.showCard(play, reducedMotion, undefined, resumed),
     );
   }
 
   private showCard(play: Play, reducedMotion: boolean, replayOf?: string, resumed = false): void {
-    const t = this.o.strings;
-    const balance = this.o.balance;
+    const t = this.options.strings;
+    const balance = this.options.balance;
     const level = winLevel(play.winCents, play.stakeCents);
-    const money = (c: number) => formatCents(c, this.o.locale);
+    const money = (c: number) => formatCents(c, this.options.locale);
     const won = play.winCents > 0;
     const row = (name: string, detail: string, win: number, key: string) =>
       el('div', { className: `result-row ${win > 0 ? 'won' : ''}`, attrs: { 'data-game': key } }, [
@@ -148,7 +148,7 @@ export class ResultCard {
       ? el('div', { className: 'result-total' }, [el('span', { className: 'total-label', text: t.total }), totalValue])
       : el('p', { className: 'result-lost', text: t.lostMessage });
     const again = button('play again', replayOf === undefined ? t.newRound : t.replayBack);
-    again.addEventListener('click', () => this.o.closeResult());
+    again.addEventListener('click', () => this.options.closeResult());
     const peek = button('peek', t.seeWheels);
     peek.setAttribute('aria-pressed', 'false');
     const title = el('h2', {
@@ -251,13 +251,13 @@ export class ResultCard {
       if (countsBalance) tl.add(balanceTween.play(), '<');
     } else balanceTween.kill();
     // The same steps, three times faster: the player asked to go fast.
-    if (this.o.quickSpin()) tl.timeScale(3);
+    if (this.options.quickSpin()) tl.timeScale(3);
     this.revealTimeline = tl;
   }
 
   private replayAgainButton(): HTMLButtonElement {
-    const b = button('peek replay-again', this.o.strings.replayAgain);
-    b.addEventListener('click', () => this.o.replayAgain());
+    const b = button('peek replay-again', this.options.strings.replayAgain);
+    b.addEventListener('click', () => this.options.replayAgain());
     return b;
   }
 
@@ -267,7 +267,7 @@ export class ResultCard {
     this.revealTimeline = null;
     document.body.dataset.overlay = 'hidden';
     this.takeover.dismiss();
-    this.o.balance.finish();
+    this.options.balance.finish();
     const hadFocus = this.layer.contains(document.activeElement);
     this.layer.hidden = true;
     this.layer.replaceChildren();

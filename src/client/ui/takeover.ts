@@ -28,7 +28,7 @@ export class Takeover {
 
   constructor(
     private readonly host: HTMLElement,
-    private readonly t: Strings,
+    private readonly strings: Strings,
   ) {}
 
   get open(): boolean {
@@ -42,13 +42,13 @@ export class Takeover {
   show(s: TakeoverShow, onEnd: () => void): void {
     this.close();
     const amount = el('span', { className: 'takeover-amount', text: s.money(s.reducedMotion ? s.winCents : 0) });
-    const title = el('span', { className: 'takeover-title', text: this.t.takeoverTitle[s.tier] });
+    const title = el('span', { className: 'takeover-title', text: this.strings.takeoverTitle[s.tier] });
     const rays = el('span', { className: 'takeover-rays', attrs: { 'aria-hidden': 'true' } });
-    const hint = el('span', { className: 'takeover-skip', text: this.t.takeoverSkip });
+    const hint = el('span', { className: 'takeover-skip', text: this.strings.takeoverSkip });
     // The whole screen is the button: any tap ends it, and so do Enter and Space on its focus.
     const layer = button(`takeover takeover-${s.tier}`, '');
     layer.dataset.tier = s.tier;
-    layer.setAttribute('aria-label', `${this.t.takeoverTitle[s.tier]} ${s.money(s.winCents)}`);
+    layer.setAttribute('aria-label', `${this.strings.takeoverTitle[s.tier]} ${s.money(s.winCents)}`);
     layer.append(rays, el('span', { className: 'takeover-body' }, [title, amount]), hint);
     this.layer = layer;
     this.host.append(layer);
