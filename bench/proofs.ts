@@ -18,14 +18,14 @@ import {
   commitBlock,
   generateBlock,
   readCommitmentFile,
-  unitProof,
   writeCommitmentFile,
   type Block,
 } from '../src/emission/index.ts';
-import { TICKET_PROOF_FORMAT, verifyTicketProof, type TicketProof } from '../src/proofs/index.ts';
+import { verifyTicketProof, type TicketProof } from '../src/proofs/index.ts';
 import { nodeSha256 } from '../src/transparency/nodeSha256.ts';
 import { BLOCK_SIZE } from '../src/rules/index.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
+import { ticketProofOf } from './ticketProof.ts';
 import { cleanUp, materialise, tempDir } from './serverTree.ts';
 
 const RUNS = 7;
@@ -54,25 +54,6 @@ async function timed(work: () => unknown): Promise<Sample> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function ticketOf(block: Block, commitment: ReturnType<typeof commitBlock>, position: number): TicketProof {
-  const proof = unitProof(block, commitment, position);
-  return {
-    format: TICKET_PROOF_FORMAT,
-    playId: '00000000-0000-4000-8000-000000000000',
-    blockId: block.id,
-    stakeCents: block.header.stakeCents,
-    count: block.header.count,
-    position,
-    wheels: block.unitAt(position).wheels,
-    lotCents: proof.lotCents,
-    salt: proof.salt,
-    leaf: proof.leaf,
-    path: proof.path,
-    root: commitment.root,
-    seedHash: commitment.seedHash,
-  };
-}
 
 async function bench(): Promise<void> {
   const rev = baselineArgument();
@@ -110,7 +91,7 @@ async function bench(): Promise<void> {
 
   const positions = Array.from({ length: PROOFS }, (_, i) => Math.floor((i * BLOCK_SIZE) / PROOFS) + (i % 7));
   let tickets: TicketProof[] = [];
-  const making = await timed(() => (tickets = positions.map((p) => ticketOf(block, commitment, p))));
+  const making = await timed(() => (tickets = positions.map((p) => ticketProofOf(block, commitment, p))));
   const checking = await timed(() => {
     for (const t of tickets)
       if (!verifyTicketProof(t, commitment.root, nodeSha256).ok) throw new Error('a proof fails');

@@ -10,9 +10,8 @@
 import fs from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import Database from 'better-sqlite3';
-import { unitProof } from '../src/emission/index.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { TICKET_PROOF_FORMAT, verifyTicketProof, type TicketProof } from '../src/proofs/index.ts';
+import { verifyTicketProof, type TicketProof } from '../src/proofs/index.ts';
 import { SqliteLogStorage } from '../src/server/transparency/logStorage.ts';
 import { LogSigningKey } from '../src/server/transparency/signingKey.ts';
 import { TransparencyLog } from '../src/server/transparency/transparencyLog.ts';
@@ -21,6 +20,7 @@ import { tempDataDir } from '../src/server/testing/harness.ts';
 import { verifyLoggedTicket, type LoggedTicketProof, type Sha256 } from '../src/transparency/index.ts';
 import { nodeSha256 } from '../src/transparency/nodeSha256.ts';
 import { writeBenchmarkSection } from './benchmarksFile.ts';
+import { ticketProofOf } from './ticketProof.ts';
 
 const LOG_ENTRIES = 1_000;
 const HEADS = 200;
@@ -95,22 +95,7 @@ async function bench(): Promise<void> {
     const positions = Array.from({ length: PROOFS }, (_, i) => Math.floor((i * block.header.count) / PROOFS) + (i % 7));
     const units: TicketProof[] = [];
     const unitMaking = await cpuMicros(PROOFS, (i) => {
-      const proof = unitProof(block, commitment, positions[i]!);
-      units.push({
-        format: TICKET_PROOF_FORMAT,
-        playId: '00000000-0000-4000-8000-000000000000',
-        blockId: block.id,
-        stakeCents: block.header.stakeCents,
-        count: block.header.count,
-        position: positions[i]!,
-        wheels: block.unitAt(positions[i]!).wheels,
-        lotCents: proof.lotCents,
-        salt: proof.salt,
-        leaf: proof.leaf,
-        path: proof.path,
-        root: commitment.root,
-        seedHash: commitment.seedHash,
-      });
+      units.push(ticketProofOf(block, commitment, positions[i]!));
     });
     const tickets: LoggedTicketProof[] = [];
     const logMaking = await cpuMicros(PROOFS, async (i) => {
