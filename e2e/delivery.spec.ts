@@ -3,6 +3,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
+import { init as lexerReady, parse as parseModule } from 'es-module-lexer';
 import { MP3_SOUNDS } from '../scripts/make-sounds.ts';
 import { MP3_LEAD_S, ON_DEMAND_CUES } from '../src/client/audio/cues.ts';
 
@@ -99,6 +100,46 @@ test('index.html links its stylesheet, icon and fonts (preloaded), all built ass
   for (const [, file] of text.matchAll(/(?:href|src)="\/assets\/([^"]+)"/g)) expect(assets).toContain(file);
   expect(text).toMatch(/<link rel="icon" href="\/assets\/favicon-[\w-]{8}\.svg"/);
   expect(text).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/[^"]+\.css">/);
+});
+
+/** The built files a built script imports, as its module graph loads them (static) and as it asks with import(). */
+function importsOf(file: string): { static: string[]; dynamic: string[] } {
+  const [imports] = parseModule(readFileSync(join(DIST, 'assets', file), 'utf8'));
+  const named = (type: 'static' | 'dynamic') =>
+    imports
+      .filter((entry) => entry.type === type && entry.specifier?.startsWith('./'))
+      .map((entry) => entry.specifier!.slice('./'.length));
+  return { static: named('static'), dynamic: named('dynamic') };
+}
+
+/** A script and every file its static imports reach: what is evaluated in the one task that runs the script. */
+function moduleGraph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const next of importsOf(file).static) moduleGraph(next, seen);
+  return seen;
+}
+
+test('the game loads as two module graphs (the table with Pixi apart), the ticket check on demand', async () => {
+  await lexerReady();
+  const html = (await fetchRaw('/', 'identity')).body.toString('utf8');
+  const entry = /<script type="module" crossorigin src="\/assets\/([^"]+)"/.exec(html)![1]!;
+  const asked = importsOf(entry).dynamic;
+  const main = asked.find((file) => /^main-[\w-]+\.js$/.test(file));
+  const table = asked.find((file) => /^scene-[\w-]+\.js$/.test(file));
+  expect(main, `${entry} asks for the game`).toBeDefined();
+  expect(table, `${entry} asks for the table`).toBeDefined();
+  // Markers of the code itself, whatever the chunks are named: Pixi's own warnings name it, and
+  // every SHA-256 carries the first word of its initial hash (0x6a09e667).
+  const carries = (files: Set<string>, marker: string) =>
+    [...files].filter((file) => readFileSync(join(DIST, 'assets', file), 'utf8').includes(marker));
+  const gameGraph = moduleGraph(main!);
+  expect(carries(gameGraph, 'PixiJS'), "Pixi is no part of the game's graph").toEqual([]);
+  expect(carries(moduleGraph(table!), 'PixiJS').length, "Pixi is in the table's graph").toBeGreaterThan(0);
+  expect(carries(gameGraph, '1779033703'), "no SHA-256 in the game's graph").toEqual([]);
+  const check = importsOf(main!).dynamic.find((file) => /^ticketCheck-[\w-]+\.js$/.test(file));
+  expect(check, 'the game asks for the ticket check when a player does').toBeDefined();
+  expect(carries(moduleGraph(check!), '1779033703').length).toBeGreaterThan(0);
 });
 
 test('the loading screen paints before the game script is asked for; a reload fetches only index.html and the API', async ({

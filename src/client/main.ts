@@ -1,6 +1,7 @@
 // The stylesheet and the fonts come with index.html (page.css); entry.ts loads this module.
 import gsap from 'gsap';
 import { createGameAudio } from './audio/game-audio.ts';
+import { FONT_FAMILY } from './art/font.ts';
 import { mulberry32 } from '../common/seededRandom.ts';
 import { nextTask } from './nextTask.ts';
 import { GameController } from './game/controller.ts';
@@ -16,9 +17,8 @@ import { Hud } from './ui/hud.ts';
 import { computeLayout } from './ui/layout.ts';
 import { fillRules, HistoryList, Panel } from './ui/panels.ts';
 import { reflectRound } from './ui/roundReflection.ts';
-import { checkTicket } from './ui/ticketCheck.ts';
-import { FONT_FAMILY } from './view/wheelFace.ts';
-import { Scene } from './view/scene.ts';
+import type { TicketCheckOutcome } from './ui/ticketCheck.ts';
+import type { Scene } from './view/scene.ts';
 
 function setLoading(fraction: number): void {
   const bar = document.getElementById('loading-bar');
@@ -32,7 +32,11 @@ function reloaded(): boolean {
   return navigation?.type === 'reload';
 }
 
-async function boot(): Promise<void> {
+/**
+ * Starts the game. `table` is the drawn table's module (Pixi with it), asked for by the
+ * entry at the same time as this one: it arrives and is evaluated in a task of its own.
+ */
+export async function boot(table: Promise<{ Scene: typeof Scene }>): Promise<void> {
   const options = readPageOptions(location);
   // First of all: the launch token leaves the address bar and the history (portal/launch.ts).
   const launchToken = takeLaunchToken({
@@ -82,7 +86,13 @@ async function boot(): Promise<void> {
       if (started) historyPanel.close();
       return started;
     },
-    (play) => checkTicket(proofApi, controller?.token ?? '', play, strings),
+    // The proofs' checks and their SHA-256 come with the first check a player asks for, not
+    // with the page; a chunk that cannot be fetched (offline) is said as a network failure.
+    (play) =>
+      import('./ui/ticketCheck.ts').then(
+        ({ checkTicket }) => checkTicket(proofApi, controller?.token ?? '', play, strings),
+        (): TicketCheckOutcome => ({ kind: 'failed', message: strings.errors.network }),
+      ),
     () => controller?.sessionSummary() ?? null,
     () => controller?.liveRound() ?? null,
     () => proofApi.transparencyHead(),
@@ -125,7 +135,8 @@ async function boot(): Promise<void> {
   await nextTask();
   // A replay turns in silence (its ticks included).
   const tick = () => void (controller?.replayingNow ? undefined : audio.play('tick'));
-  const scene = await Scene.create(hud.canvasHost, options.renderer, tick, random);
+  const { Scene: SceneClass } = await table;
+  const scene = await SceneClass.create(hud.canvasHost, options.renderer, tick, random);
   document.body.dataset.renderer = scene.rendererName;
   setLoading(0.7);
 
@@ -198,5 +209,3 @@ async function boot(): Promise<void> {
   // For bench:client: the first frame the player can act on.
   requestAnimationFrame(() => performance.mark('spincake:interactive'));
 }
-
-void boot();

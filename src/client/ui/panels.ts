@@ -5,7 +5,8 @@ import type { Strings } from '../i18n/index.ts';
 import { formatSignedCents } from '../i18n/typography.ts';
 import type { ApiResult } from '../net/http.ts';
 import { button, el, icon, ICONS } from './dom.ts';
-import { ticketCheckView, type TicketCheckOutcome } from './ticketCheck.ts';
+import type { TicketCheckOutcome } from './ticketCheck.ts';
+import { ticketCheckView } from './ticketCheckView.ts';
 
 /**
  * A modal side panel (history, rules): a real dialog, closed by its button or Escape,

@@ -1,11 +1,10 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import { createSymbol } from '../art/symbols.ts';
+import { FONT_FAMILY } from '../art/font.ts';
 import { PALETTE } from '../art/palette.ts';
 import type { Segment, SymbolName } from '../../rules/unit.ts';
 import { SEGMENT_DEG } from '../game/spin.ts';
 import { pointsFontPx } from '../ui/layout.ts';
-
-export const FONT_FAMILY = 'Fredoka';
 
 const DEG = Math.PI / 180;
 /** A wheel before any unit: cakes without points, no bell (nothing to read into it). */
