@@ -6,6 +6,10 @@
  * (Performance.getMetrics), TaskDuration and ScriptDuration deltas over a 3-second window
  * of a 4-wheel spin, per frame; WebGL draw calls per frame (counted on the context);
  * time to the first interactive frame; and the initial JS of the game, gzipped.
+ *
+ * Then the table at rest, on both renderers: main-thread task and script time over 5 s and
+ * the animation frames the page asks for, for the game's normal page (no test mode) next to
+ * the bare Pixi app with its wheels still (Pixi's default: its ticker draws every frame).
  */
 import { execSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -15,6 +19,9 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 
 const WINDOW_MS = 3_000;
+/** The idle window: the table at rest, nothing moving, 1.5 s after the page said it was ready. */
+const IDLE_WINDOW_MS = 5_000;
+const IDLE_SETTLE_MS = 1_500;
 const VIEWPORT = { width: 1280, height: 720 };
 const CHROMIUM = process.env.PLAYWRIGHT_OWN_BROWSER ? undefined : '/usr/bin/chromium';
 
@@ -159,6 +166,77 @@ async function benchBare(browser: Browser, renderer: Renderer): Promise<Sample> 
   return { page: 'bare Pixi', renderer, actualRenderer, interactiveMs: null, ...sample };
 }
 
+/** The table at rest: what the main thread spends over IDLE_WINDOW_MS with nothing moving. */
+interface IdleSample {
+  page: 'game' | 'bare Pixi';
+  renderer: Renderer;
+  actualRenderer: string;
+  taskMs: number;
+  scriptMs: number;
+  framesAsked: number;
+}
+
+/** Counts requestAnimationFrame calls, without asking for any frame itself. */
+const FRAME_REQUESTS = `
+  window.__framesAsked = 0;
+  const request = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => { window.__framesAsked++; return request(callback); };
+`;
+
+async function measureIdle(page: Page): Promise<Pick<IdleSample, 'taskMs' | 'scriptMs' | 'framesAsked'>> {
+  await page.waitForTimeout(IDLE_SETTLE_MS);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metrics = async () => {
+    const { metrics: list } = await cdp.send('Performance.getMetrics');
+    return Object.fromEntries(list.map((m) => [m.name, m.value]));
+  };
+  const asked = () => page.evaluate(() => (window as unknown as { __framesAsked: number }).__framesAsked);
+  const [m0, a0] = [await metrics(), await asked()];
+  await page.waitForTimeout(IDLE_WINDOW_MS);
+  const [m1, a1] = [await metrics(), await asked()];
+  return {
+    taskMs: (m1.TaskDuration! - m0.TaskDuration!) * 1000,
+    scriptMs: (m1.ScriptDuration! - m0.ScriptDuration!) * 1000,
+    framesAsked: a1 - a0,
+  };
+}
+
+async function idleGame(browser: Browser, url: string, renderer: Renderer): Promise<IdleSample> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(FRAME_REQUESTS);
+  const page = await context.newPage();
+  await page.goto(`${url}/?renderer=${renderer}`);
+  await page.waitForSelector('body[data-ready=true]', { state: 'attached' });
+  const actualRenderer = (await page.getAttribute('body', 'data-renderer')) ?? '?';
+  const sample = await measureIdle(page);
+  await context.close();
+  return { page: 'game', renderer, actualRenderer, ...sample };
+}
+
+async function idleBare(browser: Browser, renderer: Renderer): Promise<IdleSample> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(FRAME_REQUESTS);
+  const page = await context.newPage();
+  await page.setContent('<!doctype html><body style="margin:0;background:#2b1431"></body>');
+  await page.addScriptTag({ path: 'node_modules/pixi.js/dist/pixi.min.js' });
+  const actualRenderer = await page.evaluate(async (preference) => {
+    const PIXI = (window as unknown as { PIXI: typeof import('pixi.js') }).PIXI;
+    const app = new PIXI.Application();
+    await app.init({ preference: [preference], width: innerWidth, height: innerHeight, antialias: true });
+    document.body.appendChild(app.canvas);
+    for (let i = 0; i < 4; i++) {
+      const wheel = new PIXI.Graphics().circle(0, 0, 150).fill(0xfbe9c8);
+      wheel.position.set(160 + i * 320, 330);
+      app.stage.addChild(wheel);
+    }
+    return app.renderer.name;
+  }, renderer);
+  const sample = await measureIdle(page);
+  await context.close();
+  return { page: 'bare Pixi', renderer, actualRenderer, ...sample };
+}
+
 function initialJsGzip(indexHtml: string): { files: string[]; bytes: number } {
   // The entry and every chunk it imports statically or loads during start-up (the
   // renderer chunks Pixi fetches in init are counted: they are on the first-frame path).
@@ -181,10 +259,15 @@ async function main(): Promise<void> {
       throw error;
     });
   const samples: Sample[] = [];
+  const idle: IdleSample[] = [];
   try {
     for (const renderer of ['canvas', 'webgl'] as const) {
       samples.push(await benchBare(browser, renderer));
       samples.push(await benchGame(browser, server.url, renderer));
+    }
+    for (const renderer of ['canvas', 'webgl'] as const) {
+      idle.push(await idleBare(browser, renderer));
+      idle.push(await idleGame(browser, server.url, renderer));
     }
   } finally {
     await browser.close();
@@ -210,6 +293,17 @@ async function main(): Promise<void> {
     const vs = s.page === 'game' ? [ratio(s, 'taskMsPerFrame'), ratio(s, 'scriptMsPerFrame')] : ['1.00×', '1.00×'];
     console.log(
       `| ${s.page} | ${s.renderer} → ${s.actualRenderer} | ${f1(s.fps)} | ${f2(s.taskMsPerFrame)} | ${f2(s.scriptMsPerFrame)} | ${vs[0]} | ${vs[1]} | ${f1(s.drawCallsPerFrame)} | ${s.interactiveMs === null ? '—' : `${Math.round(s.interactiveMs)} ms`} |`,
+    );
+  }
+  console.log(
+    `\nThe table at rest: ${IDLE_WINDOW_MS / 1000} s, ${IDLE_SETTLE_MS / 1000} s after it was ready (the game's normal page)\n`,
+  );
+  console.log('| page | renderer asked → used | task ms | script ms | animation frames asked | task vs bare |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const s of idle) {
+    const bare = idle.find((b) => b.page === 'bare Pixi' && b.renderer === s.renderer)!;
+    console.log(
+      `| ${s.page} | ${s.renderer} → ${s.actualRenderer} | ${f1(s.taskMs)} | ${f1(s.scriptMs)} | ${s.framesAsked} | ${(s.taskMs / bare.taskMs).toFixed(2)}× |`,
     );
   }
   console.log(
