@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 const WINDOW_MS = 3_000;
 /** The idle window: the table at rest, nothing moving, 1.5 s after the page said it was ready. */
@@ -76,15 +76,20 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
   throw new Error('the game server did not start');
 }
 
-async function measureWindow(
-  page: Page,
-): Promise<Omit<Sample, 'page' | 'renderer' | 'actualRenderer' | 'interactiveMs'>> {
+/** Reads Chromium's Performance.getMetrics for the page (TaskDuration, ScriptDuration… in seconds). */
+async function performanceMetrics(page: Page): Promise<() => Promise<Record<string, number>>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const metrics = async () => {
+  return async () => {
     const { metrics: list } = await cdp.send('Performance.getMetrics');
     return Object.fromEntries(list.map((m) => [m.name, m.value]));
   };
+}
+
+async function measureWindow(
+  page: Page,
+): Promise<Omit<Sample, 'page' | 'renderer' | 'actualRenderer' | 'interactiveMs'>> {
+  const metrics = await performanceMetrics(page);
   const counters = () =>
     page.evaluate(() => ({
       ...(window as unknown as { __bench: { draws: number; frames: number } }).__bench,
@@ -126,40 +131,56 @@ async function benchGame(browser: Browser, url: string, renderer: Renderer): Pro
   return { page: 'game', renderer, actualRenderer, interactiveMs, ...sample };
 }
 
-/** The baseline: Pixi alone, same canvas and resolution, four 6-wedge wheels turning. */
-async function benchBare(browser: Browser, renderer: Renderer): Promise<Sample> {
+/**
+ * The baseline: Pixi alone, same canvas and resolution, four 6-wedge wheels, turning (for
+ * the spin) or still (at rest: Pixi's ticker draws every frame all the same).
+ */
+async function openBarePixi(
+  browser: Browser,
+  initScript: string,
+  renderer: Renderer,
+  turning: boolean,
+): Promise<{ context: BrowserContext; page: Page; actualRenderer: string }> {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.addInitScript(COUNTERS);
+  await context.addInitScript(initScript);
   const page = await context.newPage();
   await page.setContent('<!doctype html><body style="margin:0;background:#2b1431"></body>');
   await page.addScriptTag({ path: 'node_modules/pixi.js/dist/pixi.min.js' });
-  const actualRenderer = await page.evaluate(async (preference) => {
-    const PIXI = (window as unknown as { PIXI: typeof import('pixi.js') }).PIXI;
-    const app = new PIXI.Application();
-    await app.init({
-      preference: [preference],
-      width: innerWidth,
-      height: innerHeight,
-      antialias: true,
-      backgroundAlpha: 0,
-      resolution: devicePixelRatio,
-      autoDensity: true,
-    });
-    document.body.appendChild(app.canvas);
-    const wheels = [0, 1, 2, 3].map((i) => {
-      const g = new PIXI.Graphics();
-      for (let s = 0; s < 6; s++)
-        g.moveTo(0, 0)
-          .arc(0, 0, 150, (s * Math.PI) / 3, ((s + 1) * Math.PI) / 3)
-          .closePath()
-          .fill(s % 2 ? 0xf5a3bf : 0xfbe9c8);
-      g.position.set(160 + i * 320, 330);
-      app.stage.addChild(g);
-      return g;
-    });
-    app.ticker.add((t) => wheels.forEach((w, i) => (w.rotation += 0.05 * t.deltaTime * (1 + i * 0.1))));
-    return app.renderer.name;
-  }, renderer);
+  const actualRenderer = await page.evaluate(
+    async ({ preference, turning }) => {
+      const PIXI = (window as unknown as { PIXI: typeof import('pixi.js') }).PIXI;
+      const app = new PIXI.Application();
+      await app.init({
+        preference: [preference],
+        width: innerWidth,
+        height: innerHeight,
+        antialias: true,
+        backgroundAlpha: 0,
+        resolution: devicePixelRatio,
+        autoDensity: true,
+      });
+      document.body.appendChild(app.canvas);
+      const wheels = [0, 1, 2, 3].map((i) => {
+        const g = new PIXI.Graphics();
+        for (let s = 0; s < 6; s++)
+          g.moveTo(0, 0)
+            .arc(0, 0, 150, (s * Math.PI) / 3, ((s + 1) * Math.PI) / 3)
+            .closePath()
+            .fill(s % 2 ? 0xf5a3bf : 0xfbe9c8);
+        g.position.set(160 + i * 320, 330);
+        app.stage.addChild(g);
+        return g;
+      });
+      if (turning) app.ticker.add((t) => wheels.forEach((w, i) => (w.rotation += 0.05 * t.deltaTime * (1 + i * 0.1))));
+      return app.renderer.name;
+    },
+    { preference: renderer, turning },
+  );
+  return { context, page, actualRenderer };
+}
+
+async function benchBare(browser: Browser, renderer: Renderer): Promise<Sample> {
+  const { context, page, actualRenderer } = await openBarePixi(browser, COUNTERS, renderer, true);
   await page.waitForTimeout(300);
   const sample = await measureWindow(page);
   await context.close();
@@ -185,12 +206,7 @@ const FRAME_REQUESTS = `
 
 async function measureIdle(page: Page): Promise<Pick<IdleSample, 'taskMs' | 'scriptMs' | 'framesAsked'>> {
   await page.waitForTimeout(IDLE_SETTLE_MS);
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const metrics = async () => {
-    const { metrics: list } = await cdp.send('Performance.getMetrics');
-    return Object.fromEntries(list.map((m) => [m.name, m.value]));
-  };
+  const metrics = await performanceMetrics(page);
   const asked = () => page.evaluate(() => (window as unknown as { __framesAsked: number }).__framesAsked);
   const [m0, a0] = [await metrics(), await asked()];
   await page.waitForTimeout(IDLE_WINDOW_MS);
@@ -215,23 +231,7 @@ async function idleGame(browser: Browser, url: string, renderer: Renderer): Prom
 }
 
 async function idleBare(browser: Browser, renderer: Renderer): Promise<IdleSample> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.addInitScript(FRAME_REQUESTS);
-  const page = await context.newPage();
-  await page.setContent('<!doctype html><body style="margin:0;background:#2b1431"></body>');
-  await page.addScriptTag({ path: 'node_modules/pixi.js/dist/pixi.min.js' });
-  const actualRenderer = await page.evaluate(async (preference) => {
-    const PIXI = (window as unknown as { PIXI: typeof import('pixi.js') }).PIXI;
-    const app = new PIXI.Application();
-    await app.init({ preference: [preference], width: innerWidth, height: innerHeight, antialias: true });
-    document.body.appendChild(app.canvas);
-    for (let i = 0; i < 4; i++) {
-      const wheel = new PIXI.Graphics().circle(0, 0, 150).fill(0xfbe9c8);
-      wheel.position.set(160 + i * 320, 330);
-      app.stage.addChild(wheel);
-    }
-    return app.renderer.name;
-  }, renderer);
+  const { context, page, actualRenderer } = await openBarePixi(browser, FRAME_REQUESTS, renderer, false);
   const sample = await measureIdle(page);
   await context.close();
   return { page: 'bare Pixi', renderer, actualRenderer, ...sample };
