@@ -101,3 +101,26 @@ test('a test unit, from no block, says it has no proof', async ({ page }) => {
   await expect(result).toHaveAttribute('data-result', 'no-proof');
   await expect(result).toHaveText('Ce ticket ne vient d’aucun bloc (partie de test) : il n’a pas de preuve.');
 });
+
+test('the check’s code comes with the first check: when the network drops it, the row says so and a retry checks', async ({
+  page,
+}) => {
+  await openGame(page);
+  await playRound(page);
+  const play = await lastPlay(page);
+  const checkCode = /\/assets\/ticketCheck-[\w-]+\.js$/;
+  let dropped = 0;
+  await page.route(checkCode, (route) => {
+    dropped++;
+    return route.abort('internetdisconnected');
+  });
+  const result = await checkInHistory(page, play.playId);
+  expect(dropped).toBe(1);
+  await expect(result).toHaveAttribute('data-result', 'failed');
+  await expect(result).toContainText('Connexion impossible.');
+
+  await page.unroute(checkCode);
+  const row = page.locator(`#history-panel li[data-play-id="${play.playId}"]`);
+  await row.getByRole('button', { name: 'Vérifier ce ticket' }).click();
+  await expect(row.locator('.ticket-check')).toHaveAttribute('data-result', 'verified', { timeout: 60_000 });
+});
