@@ -117,7 +117,7 @@ test('the check’s code comes with the first check: when the network drops it, 
   const result = await checkInHistory(page, play.playId);
   expect(dropped).toBe(1);
   await expect(result).toHaveAttribute('data-result', 'failed');
-  await expect(result).toContainText('Connexion impossible.');
+  await expect(result).toHaveText('Vérification impossible sans réseau. Vérifiez votre connexion puis réessayez.');
 
   await page.unroute(checkCode);
   const row = page.locator(`#history-panel li[data-play-id="${play.playId}"]`);

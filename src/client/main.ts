@@ -87,11 +87,11 @@ export async function boot(table: Promise<{ Scene: typeof Scene }>): Promise<voi
       return started;
     },
     // The proofs' checks and their SHA-256 come with the first check a player asks for, not
-    // with the page; a chunk that cannot be fetched (offline) is said as a network failure.
+    // with the page; a chunk that cannot be fetched (offline) is said as such.
     (play) =>
       import('./ui/ticketCheck.ts').then(
         ({ checkTicket }) => checkTicket(proofApi, controller?.token ?? '', play, strings),
-        (): TicketCheckOutcome => ({ kind: 'failed', message: strings.errors.network }),
+        (): TicketCheckOutcome => ({ kind: 'failed', message: strings.ticketCheck.offline }),
       ),
     () => controller?.sessionSummary() ?? null,
     () => controller?.liveRound() ?? null,

@@ -82,6 +82,7 @@ const written: Strings = {
       `Ticket verified: it is ticket no. ${formatCount(position, 'en')} of ${formatCount(count, 'en')} in its block, in the sale order fixed before the first sale.`,
     refuted: 'Check failed: this ticket does not match the published commitment.',
     noProof: 'This ticket comes from no block (a test play): it has no proof.',
+    offline: 'The check needs the network. Check your connection and try again.',
     checks: {
       shape: (ok) => (ok ? 'The proof received is complete.' : 'The proof received is unreadable or incomplete.'),
       lot: (ok, lot) =>

@@ -83,6 +83,7 @@ const written: Strings = {
       `Ticket vérifié : c’est le ticket n° ${formatCount(position, 'fr')} sur ${formatCount(count, 'fr')} de son bloc, dans l’ordre de vente fixé avant la première vente.`,
     refuted: 'Vérification échouée : ce ticket ne correspond pas à l’engagement publié.',
     noProof: 'Ce ticket ne vient d’aucun bloc (partie de test) : il n’a pas de preuve.',
+    offline: 'Vérification impossible sans réseau. Vérifiez votre connexion puis réessayez.',
     checks: {
       shape: (ok) => (ok ? 'La preuve reçue est complète.' : 'La preuve reçue est illisible ou incomplète.'),
       lot: (ok, lot) =>

@@ -58,6 +58,8 @@ export interface Strings {
     verified: (position: number, count: number) => string;
     refuted: string;
     noProof: string;
+    /** The proof, the blocks or the check's own code could not be fetched (nothing is charged by a check). */
+    offline: string;
     /** One sentence per check, passed or failed; `lot` is the unit's lot, formatted. */
     checks: Record<TicketCheckName | LogCheckName, (ok: boolean, lot: string) => string>;
   };

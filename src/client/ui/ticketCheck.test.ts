@@ -66,4 +66,19 @@ describe('« Vérifier ce ticket » hashes with a maintained SHA-256', () => {
       'published',
     ]);
   });
+
+  it('says a check that cannot reach the server needs the network, and nothing of a charge', async () => {
+    const offline = { ok: false as const, kind: 'network' as const, message: 'Failed to fetch' };
+    for (const locale of ['fr', 'en'] as const) {
+      const t = stringsFor(locale);
+      const noProof = await checkTicket({ ...api(fixture.root), proof: async () => offline }, 'token', play, t);
+      const noBlocks = await checkTicket({ ...api(fixture.root), blocks: async () => offline }, 'token', play, t);
+      for (const outcome of [noProof, noBlocks]) {
+        const message = outcome.kind === 'failed' ? outcome.message : `not failed: ${outcome.kind}`;
+        expect(message).toBe(t.ticketCheck.offline);
+        // A check debits nothing: the purchase's « débité qu’une fois » has no place here.
+        expect(message).not.toMatch(/débit|charged/i);
+      }
+    }
+  });
 });

@@ -21,9 +21,10 @@ export async function checkTicket(api: ProofApi, token: string, play: Play, t: S
   const [proof, blocks, key] = await Promise.all([api.proof(token, play.playId), api.blocks(), api.transparencyKey()]);
   if (!proof.ok) {
     if (proof.kind === 'server' && proof.code === 'NOT_FOUND') return { kind: 'no-proof' };
-    return { kind: 'failed', message: proof.kind === 'network' ? t.errors.network : t.errors[proof.code] };
+    return { kind: 'failed', message: proof.kind === 'network' ? t.ticketCheck.offline : t.errors[proof.code] };
   }
-  if (!blocks.ok) return { kind: 'failed', message: blocks.kind === 'network' ? t.errors.network : t.errors.unknown };
+  if (!blocks.ok)
+    return { kind: 'failed', message: blocks.kind === 'network' ? t.ticketCheck.offline : t.errors.unknown };
   // A block that is not published has no root to compare with: the check says so.
   const published = blocks.data.blocks.find((b) => b.id === proof.data.blockId)?.root ?? '';
   const verdict = await verifyLoggedTicket(proof.data, {
