@@ -110,15 +110,29 @@ async function measureWindow(
   };
 }
 
-async function benchGame(browser: Browser, url: string, renderer: Renderer): Promise<Sample> {
+/** The game's page on a renderer, ready to play, with `initScript` run before its own scripts. */
+async function openGamePage(
+  browser: Browser,
+  initScript: string,
+  address: string,
+): Promise<{ context: BrowserContext; page: Page; actualRenderer: string }> {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.addInitScript(COUNTERS);
+  await context.addInitScript(initScript);
   const page = await context.newPage();
-  await page.goto(`${url}/?test=1&renderer=${renderer}`);
+  await page.goto(address);
   await page.waitForSelector('body[data-ready=true]', { state: 'attached' });
+  const actualRenderer = (await page.getAttribute('body', 'data-renderer')) ?? '?';
+  return { context, page, actualRenderer };
+}
+
+async function benchGame(browser: Browser, url: string, renderer: Renderer): Promise<Sample> {
+  const { context, page, actualRenderer } = await openGamePage(
+    browser,
+    COUNTERS,
+    `${url}/?test=1&renderer=${renderer}`,
+  );
   await page.waitForFunction(() => performance.getEntriesByName('spincake:interactive').length > 0);
   const interactiveMs = await page.evaluate(() => performance.getEntriesByName('spincake:interactive')[0]!.startTime);
-  const actualRenderer = (await page.getAttribute('body', 'data-renderer')) ?? '?';
   await page.getByRole('button', { name: 'Jouer', exact: true }).click();
   await page.waitForSelector('body[data-phase=ready]', { state: 'attached' });
   await page.getByRole('button', { name: 'GO', exact: true }).click();
@@ -219,12 +233,8 @@ async function measureIdle(page: Page): Promise<Pick<IdleSample, 'taskMs' | 'scr
 }
 
 async function idleGame(browser: Browser, url: string, renderer: Renderer): Promise<IdleSample> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  await context.addInitScript(FRAME_REQUESTS);
-  const page = await context.newPage();
-  await page.goto(`${url}/?renderer=${renderer}`);
-  await page.waitForSelector('body[data-ready=true]', { state: 'attached' });
-  const actualRenderer = (await page.getAttribute('body', 'data-renderer')) ?? '?';
+  // The normal page (no test mode), as a player has it.
+  const { context, page, actualRenderer } = await openGamePage(browser, FRAME_REQUESTS, `${url}/?renderer=${renderer}`);
   const sample = await measureIdle(page);
   await context.close();
   return { page: 'game', renderer, actualRenderer, ...sample };

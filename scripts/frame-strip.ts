@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
 import { cleanUp, currentTree, spawnTreeServer, tempDir } from '../bench/serverTree.ts';
+import { buy, goAll, openGame } from '../e2e/game.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -38,14 +39,12 @@ interface Frame {
 }
 
 async function shoot(browser: Browser, url: string): Promise<Frame[]> {
-  const page = await browser.newPage({ viewport: VIEWPORT });
-  await page.goto(`${url}/?test=1&seed=7`);
-  await page.waitForSelector('body[data-ready=true]', { state: 'attached' });
-  await page.evaluate(() => window.spincake!.freeze());
+  // Driven as the end-to-end tests drive it (e2e/game.ts): the test clock frozen once ready.
+  const page = await browser.newPage({ viewport: VIEWPORT, baseURL: url });
+  await openGame(page);
   if (pace === 'quick') await page.getByRole('switch', { name: 'Rotation rapide' }).click();
-  await page.getByRole('button', { name: 'Jouer', exact: true }).click();
-  await page.waitForSelector('body[data-phase=ready]', { state: 'attached' });
-  await page.getByRole('button', { name: 'GO', exact: true }).click();
+  await buy(page);
+  await goAll(page).click();
   const frames: Frame[] = [];
   for (let ms = 0; ms <= untilMs; ms += everyMs) {
     frames.push({ ms, png: await page.screenshot({ clip: BAND }) });
